@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* Command entry points of the nfsrdma program (main.c dispatches). */
+#ifndef NR_CMD_H
+#define NR_CMD_H
+
+/* Up-front root check: explains and returns -EPERM when not root. */
+int nr_need_root(const char *what);
+/* Prints a usage error and returns exit status 2. */
+int nr_bad_usage(const char *fmt, const char *arg);
+
+#endif

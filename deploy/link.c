@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <net/if.h>
+#include <rdma/ib_user_verbs.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kmodule.h"
+#include "link.h"
+#include "log.h"
+#include "rdmanl.h"
+
+#define NR_MAX_LINKS 64
+
+struct dump_ctx {
+	struct nr_link *links;
+	int max;
+	int n;
+};
+
+static int dev_cb(const struct nr_rdmanl_attrs *a, void *arg)
+{
+	struct dump_ctx *d = arg;
+
+	if (!a->has_index || d->n >= d->max)
+		return 0;
+	memset(&d->links[d->n], 0, sizeof(d->links[d->n]));
+	d->links[d->n].index = a->index;
+	snprintf(d->links[d->n].name, sizeof(d->links[d->n].name), "%s",
+		 a->name);
+	d->n++;
+	return 0;
+}
+
+static int port_cb(const struct nr_rdmanl_attrs *a, void *arg)
+{
+	struct nr_link *l = arg;
+
+	if (a->ndev_name[0] && !l->netdev[0])
+		snprintf(l->netdev, sizeof(l->netdev), "%s", a->ndev_name);
+	return 0;
+}
+
+static int chardev_cb(const struct nr_rdmanl_attrs *a, void *arg)
+{
+	struct nr_link *l = arg;
+
+	if (a->has_driver_id)
+		l->driver = nr_rdmanl_driver_name(a->driver_id);
+	return 0;
+}
+
+int nr_link_list(struct nr_link *links, int max)
+{
+	struct dump_ctx d = { .links = links, .max = max };
+	struct nr_rdmanl *nl = NULL;
+	char msg[256];
+	int ret, i, len;
+
+	ret = nr_rdmanl_open(&nl);
+	if (ret)
+		return ret;
+	len = nr_rdmanl_build_dev_dump(msg, sizeof(msg),
+				       nr_rdmanl_next_seq(nl));
+	ret = nr_rdmanl_request(nl, msg, len, dev_cb, &d);
+	if (ret) {
+		nr_call_err(ret, "RDMA netlink device dump");
+		goto out;
+	}
+	for (i = 0; i < d.n; i++) {
+		len = nr_rdmanl_build_port_dump(msg, sizeof(msg),
+						nr_rdmanl_next_seq(nl),
+						links[i].index);
+		ret = nr_rdmanl_request(nl, msg, len, port_cb, &links[i]);
+		if (ret) {
+			nr_call_err(ret, "RDMA netlink port dump of %s",
+				    links[i].name);
+			goto out;
+		}
+		/* Without ib_uverbs there is no char device and the driver
+		 * stays unknown: that is not an error. */
+		len = nr_rdmanl_build_chardev(msg, sizeof(msg),
+					      nr_rdmanl_next_seq(nl),
+					      links[i].index);
+		nr_rdmanl_request(nl, msg, len, chardev_cb, &links[i]);
+	}
+	ret = d.n;
+out:
+	nr_rdmanl_close(&nl);
+	return ret;
+}
+
+const char *nr_link_add_cause(int err)
+{
+	switch (-err) {
+	case EPERM:
+		return "permission denied: needs CAP_NET_ADMIN, and rxe cannot "
+		       "sit on a VLAN device";
+	case ENODEV:
+		return "the network device does not exist";
+	case EEXIST:
+		return "the network device already carries a Soft-RoCE link";
+	case ENFILE:
+		return "an RDMA device with that name already exists";
+	case EINVAL:
+		return "the kernel rejected the link: rdma_rxe is not loaded or "
+		       "the name is invalid";
+	case EOPNOTSUPP:
+		return "the kernel has no link type 'rxe' (rdma_rxe missing)";
+	default:
+		return NULL;
+	}
+}
+
+static int find(struct nr_link *links, int n, const char *name,
+		const char *netdev)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((name && !strcmp(links[i].name, name)) ||
+		    (netdev && !strcmp(links[i].netdev, netdev)))
+			return i;
+	return -1;
+}
+
+int nr_link_add(const char *name, const char *netdev)
+{
+	struct nr_link links[NR_MAX_LINKS];
+	struct nr_rdmanl *nl = NULL;
+	char msg[512], fix[256];
+	const char *cause;
+	int n, i, ret, len;
+
+	if (!name[0] || strlen(name) >= IB_DEVICE_NAME_MAX) {
+		nr_diag("pick a name of 1 to 63 characters, e.g. rxe0",
+			"link name '%s' is not a valid RDMA device name", name);
+		return -EINVAL;
+	}
+	if (!if_nametoindex(netdev)) {
+		snprintf(fix, sizeof(fix),
+			 "name an existing interface (see 'ip link'), not '%s'",
+			 netdev);
+		nr_diag(fix, "link %s: network device %s does not exist", name,
+			netdev);
+		return -ENODEV;
+	}
+	ret = nr_module_load("rdma_rxe", "Soft-RoCE driver");
+	if (ret)
+		return ret;
+	/* Userspace verbs (perftest, fio) need the uverbs and ucm devices;
+	 * without udev nothing else would load them. */
+	if (nr_module_load("ib_uverbs", "userspace verbs") ||
+	    nr_module_load("rdma_ucm", "userspace RDMA CM"))
+		fprintf(stderr, "nfsrdma: warning: userspace RDMA tools will "
+				"not find the device\n");
+	n = nr_link_list(links, NR_MAX_LINKS);
+	if (n < 0)
+		return n;
+	i = find(links, n, name, NULL);
+	if (i >= 0 && !strcmp(links[i].netdev, netdev)) {
+		printf("link %s on %s already present\n", name, netdev);
+		return 0;
+	}
+	if (i >= 0) {
+		snprintf(fix, sizeof(fix),
+			 "choose another name, or 'nfsrdma link del %s' first",
+			 name);
+		nr_diag(fix, "link %s: the name is taken by a device on '%s'",
+			name, links[i].netdev);
+		return -ENFILE;
+	}
+	i = find(links, n, NULL, netdev);
+	if (i >= 0) {
+		snprintf(fix, sizeof(fix),
+			 "use %s, or 'nfsrdma link del %s' first",
+			 links[i].name, links[i].name);
+		nr_diag(fix, "link %s: %s already carries RDMA device %s", name,
+			netdev, links[i].name);
+		return -EEXIST;
+	}
+	ret = nr_rdmanl_open(&nl);
+	if (ret)
+		return ret;
+	len = nr_rdmanl_build_newlink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
+				      name, "rxe", netdev);
+	ret = len < 0 ? len : nr_rdmanl_request(nl, msg, len, NULL, NULL);
+	nr_rdmanl_close(&nl);
+	if (ret) {
+		cause = nr_link_add_cause(ret);
+		nr_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
+				      : "see the cause above",
+			"link add %s type rxe netdev %s failed: %s (%s)", name,
+			netdev, cause ? cause : "unexpected error",
+			strerror(-ret));
+		return ret;
+	}
+	n = nr_link_list(links, NR_MAX_LINKS);
+	i = n < 0 ? -1 : find(links, n, name, NULL);
+	if (i < 0 || strcmp(links[i].netdev, netdev)) {
+		nr_diag("check 'dmesg' for rdma_rxe messages",
+			"link %s: the kernel accepted it but does not list it "
+			"on %s",
+			name, netdev);
+		return -EIO;
+	}
+	printf("link %s on %s added\n", name, netdev);
+	return 0;
+}
+
+int nr_link_del(const char *name)
+{
+	struct nr_link links[NR_MAX_LINKS];
+	struct nr_rdmanl *nl = NULL;
+	char msg[256];
+	int n, i, ret, len;
+
+	n = nr_link_list(links, NR_MAX_LINKS);
+	if (n < 0)
+		return n;
+	i = find(links, n, name, NULL);
+	if (i < 0) {
+		printf("link %s not present\n", name);
+		return 0;
+	}
+	ret = nr_rdmanl_open(&nl);
+	if (ret)
+		return ret;
+	len = nr_rdmanl_build_dellink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
+				      links[i].index);
+	ret = nr_rdmanl_request(nl, msg, len, NULL, NULL);
+	nr_rdmanl_close(&nl);
+	if (ret) {
+		nr_diag(ret == -EPERM ? "run as root"
+				      : "only links made by 'link add' (rxe, "
+					"siw) can be deleted",
+			"link del %s failed: %s", name, strerror(-ret));
+		return ret;
+	}
+	printf("link %s deleted\n", name);
+	return 0;
+}

@@ -1,0 +1,21 @@
+# deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
+NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
+	deploy/kmodule.c deploy/link.c
+NR_SRCS := $(NR_LIB_SRCS) deploy/main.c
+NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)
+NR_LIBS := -lkmod -ljson-c -lnfs
+
+PROGRAMS += $(B)/nfsrdma
+
+$(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS)
+
+# Host unit tests: pure encoders and writers against a temporary root.
+NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-noshell
+UNIT_TESTS += $(NR_TESTS)
+
+$(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"'
+$(B)/tests/deploy/test-%.o: CPPFLAGS += -Ideploy
+
+$(NR_TESTS): $(B)/tests/deploy/test-%: $(B)/tests/deploy/test-%.o $(NR_LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS) -lcmocka

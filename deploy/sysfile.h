@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Paths under /proc, /sys, /etc and /var are resolved below NFSRDMA_ROOT
+ * (empty by default) so unit tests can run the writers against a temporary
+ * folder instead of the live system.
+ */
+#ifndef NR_SYSFILE_H
+#define NR_SYSFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Writes NFSRDMA_ROOT + abs into buf; -ENAMETOOLONG when it does not fit. */
+int nr_path(char *buf, size_t len, const char *abs);
+
+/*
+ * Reads at most len - 1 bytes of a small file (proc, sysfs) and NUL-terminates
+ * it; strips one trailing newline. Returns the length or -errno.
+ */
+ssize_t nr_file_read(const char *abs, char *buf, size_t len);
+
+/*
+ * Writes str with a single write(2): proc and nfsd control files act on each
+ * write call, so a split write would be two commands. Returns 0 or -errno.
+ */
+int nr_file_write(const char *abs, const char *str);
+
+/* Writes data to abs through a temp file in the same folder, fsync, rename. */
+int nr_file_replace(const char *abs, const char *data, size_t len, mode_t mode);
+
+/* 1 when abs exists, 0 when not, -errno on other errors. */
+int nr_file_exists(const char *abs);
+
+#endif
