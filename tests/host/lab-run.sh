@@ -1,0 +1,48 @@
+#!/bin/bash
+# lab/run itself, driven from the host: exit status, output streams, the shared
+# repository, timeouts, and failures reported as failures (bad arguments, a kernel
+# that does not boot, a panic). Boots several short guests.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check_fails "exit status of the command is lab/run's" 3 '^out$' \
+	lab/run -- sh -c 'echo out; exit 3'
+
+lab/run -- sh -c 'echo to-out; echo to-err >&2' >"$tmp/out" 2>"$tmp/err"
+check "stdout and stderr stay apart" \
+	bash -c "grep -qx to-out '$tmp/out' && grep -qx to-err '$tmp/err' && ! grep -q to-err '$tmp/out'"
+
+mark=build/lab-share-test.$$
+rm -f "$mark"
+check "the command runs as root in the caller's working directory" \
+	lab/run -- sh -c "[ \"\$(id -u)\" = 0 ] && [ \"\$(pwd)\" = '$(pwd)' ] && echo shared >$mark"
+check "files written under the repository appear on the host" grep -qx shared "$mark"
+rm -f "$mark"
+check "the guest's writes outside the repository stay in the guest" \
+	lab/run -- sh -c 'echo x >/etc/rdmaio-lab-test && cat /etc/rdmaio-lab-test'
+check "... and never reach the host" test ! -e /etc/rdmaio-lab-test
+
+t0=$SECONDS
+check_fails "--timeout kills a hung command" 124 'timeout: .*after 8 s' \
+	lab/run --timeout 8 -- sleep 600
+check "... within seconds of the limit" test $((SECONDS - t0)) -lt 40
+
+check_fails "a kernel panic is reported with the console lines" 125 'Kernel panic' \
+	env RDMAIO_LAB_APPEND=rdinit=/nonexistent lab/run -- true
+
+# A cache whose kernel image is garbage: qemu cannot load it.
+k=$(lab/kernel)
+bad=$tmp/cache/lab/$(basename "$k")
+mkdir -p "$bad"
+cp -r "$k/version" "$k/lib" "$bad/"
+head -c 65536 /dev/urandom >"$bad/vmlinuz"
+check_fails "a guest that cannot boot is reported, not taken for success" 125 'stopped before reporting' \
+	env RDMAIO_CACHE="$tmp/cache" lab/run -- true
+
+check_fails "--hosts takes 1 or 2" 125 'hosts must be 1 or 2' lab/run --hosts 3 -- true
+check_fails "--timeout takes seconds" 125 'timeout must be a positive number' lab/run --timeout soon -- true
+check_fails "a command is required" 125 'no command given' lab/run --softroce
+check_fails "unknown options are refused" 125 "unknown option '--bogus'" lab/run --bogus -- true
+done_testing
