@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_CHECK_H
+#define RDMAIO_TOOLS_CHECK_H
+
+#include <json-c/json.h>
+
+/* A link named on the command line (--link-gbps and friends). */
+struct rio_link_opt {
+	double rate_gbps; /* 0: none given */
+	const char *link_layer; /* "ethernet" (RoCEv2/IPv4) or "infiniband" */
+	int mtu; /* RDMA path MTU: 256..4096 */
+};
+
+/*
+ * Payload ceiling in bytes/s of one link: the line rate less the per-packet
+ * headers at this MTU (RoCEv2 over IPv4 on Ethernet: preamble, IFG, Ethernet,
+ * IP, UDP, BTH, ICRC; InfiniBand: LRH, BTH, ICRC, VCRC).
+ */
+double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu);
+
+/*
+ * The result's "links": the option's link if given, else every ACTIVE port
+ * in the environment status. Returns NULL after printing why when the
+ * option is invalid.
+ */
+json_object *rio_check_links(const struct rio_link_opt *opt,
+			     json_object *env_status);
+
+/*
+ * The result's "checks": per host, fio group and direction, the summed
+ * bandwidth of jobs that ran together against the summed link ceilings, and
+ * every job that reported an error. Adds a "no-link" warning when no link is
+ * known. Returns the number of flagged checks through *flagged.
+ */
+json_object *rio_check_run(json_object *output, const char *local_host,
+			   json_object *links, json_object *warnings,
+			   int *flagged);
+
+#endif

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "fio.h"
+#include "jutil.h"
+
+static const char *str_of(json_object *v, char *buf, size_t n)
+{
+	if (!v)
+		return "null";
+	snprintf(buf, n, "%s",
+		 json_object_is_type(v, json_type_string)
+			 ? json_object_get_string(v)
+			 : json_object_to_json_string_ext(
+				   v, JSON_C_TO_STRING_PLAIN));
+	return buf;
+}
+
+/* Reports one field that differs; returns 1 when it does. */
+static int diff_field(FILE *out, const char *what, json_object *a,
+		      json_object *b)
+{
+	char x[512], y[512];
+
+	if (json_object_equal(a, b))
+		return 0;
+	fprintf(out, "- %s: %s -> %s\n", what, str_of(a, x, sizeof(x)),
+		str_of(b, y, sizeof(y)));
+	return 1;
+}
+
+static json_object *find_by(json_object *arr, const char *key, const char *val)
+{
+	json_object *e;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(arr); i++) {
+		e = json_object_array_get_idx(arr, i);
+		if (rio_json_str(e, key) && !strcmp(rio_json_str(e, key), val))
+			return e;
+	}
+	return NULL;
+}
+
+/* Fields of objects in two arrays matched by key, both ways. */
+static int diff_keyed(FILE *out, const char *what, json_object *a,
+		      json_object *b, const char *key,
+		      const char *const *fields)
+{
+	json_object *ea, *eb;
+	char label[512];
+	int n = 0, pass;
+	size_t i, f;
+
+	for (pass = 0; pass < 2; pass++) {
+		json_object *from = pass ? b : a, *to = pass ? a : b;
+
+		for (i = 0; i < rio_json_len(from); i++) {
+			ea = json_object_array_get_idx(from, i);
+			eb = find_by(to, key, rio_json_str(ea, key));
+			if (!eb) {
+				fprintf(out, "- %s %s: only in the %s result\n",
+					what, rio_json_str(ea, key),
+					pass ? "new" : "old");
+				n++;
+				continue;
+			}
+			if (pass)
+				continue;
+			for (f = 0; fields[f]; f++) {
+				snprintf(label, sizeof(label), "%s %s %s", what,
+					 rio_json_str(ea, key), fields[f]);
+				n += diff_field(out, label,
+						rio_json_get(ea, fields[f]),
+						rio_json_get(eb, fields[f]));
+			}
+		}
+	}
+	return n;
+}
+
+static int diff_ports(FILE *out, json_object *da, json_object *db)
+{
+	static const char *const pf[] = { "state",	"link_layer",
+					  "active_mtu", "rate_gbps",
+					  "netdev",	NULL };
+	json_object *pa = rio_json_get(da, "ports"),
+		    *pb = rio_json_get(db, "ports");
+	char label[256];
+	size_t i, f;
+	int n = 0;
+
+	for (i = 0; i < rio_json_len(pa) && i < rio_json_len(pb); i++)
+		for (f = 0; pf[f]; f++) {
+			snprintf(label, sizeof(label),
+				 "RDMA device %s port %zu %s",
+				 rio_json_str(da, "name"), i + 1, pf[f]);
+			n += diff_field(
+				out, label,
+				rio_json_get(json_object_array_get_idx(pa, i),
+					     pf[f]),
+				rio_json_get(json_object_array_get_idx(pb, i),
+					     pf[f]));
+		}
+	return n;
+}
+
+static int diff_env(json_object *a, json_object *b, FILE *out)
+{
+	static const char *const ver[] = { "rdmaio", "fio", "kernel",
+					   "rdma_core", NULL };
+	static const char *const dev[] = { "driver", "transport", NULL };
+	static const char *const mnt[] = { "source",   "proto", "port",
+					   "vers",     "rsize", "wsize",
+					   "nconnect", NULL };
+	static const char *const job[] = { "sha256", NULL };
+	static const char *const cpu[] = { "model", "count", "emulated", NULL };
+	json_object *sa =
+		rio_json_get(rio_json_get(a, "environment"), "status");
+	json_object *sb =
+		rio_json_get(rio_json_get(b, "environment"), "status");
+	json_object *da = rio_json_get(sa, "rdma_devices");
+	json_object *db = rio_json_get(sb, "rdma_devices"), *d2;
+	char label[128];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; ver[i]; i++) {
+		snprintf(label, sizeof(label), "%s version", ver[i]);
+		n += diff_field(
+			out, label,
+			rio_json_get(rio_json_get(a, "versions"), ver[i]),
+			rio_json_get(rio_json_get(b, "versions"), ver[i]));
+	}
+	n += diff_field(out, "hostname",
+			rio_json_get(rio_json_get(a, "host"), "hostname"),
+			rio_json_get(rio_json_get(b, "host"), "hostname"));
+	for (i = 0; cpu[i]; i++) {
+		snprintf(label, sizeof(label), "CPU %s", cpu[i]);
+		n += diff_field(
+			out, label,
+			rio_json_get(rio_json_get(rio_json_get(a, "host"),
+						  "cpu"),
+				     cpu[i]),
+			rio_json_get(rio_json_get(rio_json_get(b, "host"),
+						  "cpu"),
+				     cpu[i]));
+	}
+	n += diff_field(out, "environment source",
+			rio_json_get(rio_json_get(a, "environment"), "source"),
+			rio_json_get(rio_json_get(b, "environment"), "source"));
+	n += diff_keyed(out, "RDMA device", da, db, "name", dev);
+	for (i = 0; i < rio_json_len(da); i++) {
+		d2 = find_by(db, "name",
+			     rio_json_str(json_object_array_get_idx(da, i),
+					  "name"));
+		if (d2)
+			n += diff_ports(out, json_object_array_get_idx(da, i),
+					d2);
+	}
+	n += diff_keyed(out, "NFS mount", rio_json_get(sa, "nfs_mounts"),
+			rio_json_get(sb, "nfs_mounts"), "mountpoint", mnt);
+	n += diff_keyed(out, "job file", rio_json_get(a, "job_files"),
+			rio_json_get(b, "job_files"), "path", job);
+	n += diff_field(out, "fio clients",
+			rio_json_get(rio_json_get(a, "fio"), "clients"),
+			rio_json_get(rio_json_get(b, "fio"), "clients"));
+	return n;
+}
+
+/* fio's spread of per-interval samples, relative to their mean. */
+static double spread(json_object *doc, int idx, const char *dir,
+		     const char *dev, const char *mean)
+{
+	json_object *out = rio_json_get(rio_json_get(doc, "fio"), "output");
+	const char *h;
+	json_object *d = rio_json_get(rio_fio_entry(out, idx, "", &h), dir);
+	double m = rio_json_num(d, mean, 0);
+
+	return m > 0 ? rio_json_num(d, dev, 0) / m : 0;
+}
+
+struct metric {
+	const char *name, *path1, *path2, *dev, *mean;
+	int latency;
+	double unit;
+};
+
+static const struct metric metrics[] = {
+	{ "MiB/s", "bw_bytes", NULL, "bw_dev", "bw_mean", 0, 1024.0 * 1024 },
+	{ "IOPS", "iops", NULL, "iops_stddev", "iops_mean", 0, 1 },
+	{ "p50 latency us", "clat_ns", "p50", NULL, NULL, 1, 1000 },
+	{ "p99 latency us", "clat_ns", "p99", NULL, NULL, 1, 1000 },
+};
+
+static int match_index(json_object *rs, json_object *r, int *idx)
+{
+	const char *host = rio_json_str(r, "host"),
+		   *job = rio_json_str(r, "jobname");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		json_object *x = json_object_array_get_idx(rs, i);
+
+		if (!strcmp(rio_json_str(x, "host"), host) &&
+		    !strcmp(rio_json_str(x, "jobname"), job) && (*idx)-- == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int compare_results(json_object *a, json_object *b, double min_pct,
+			   FILE *out)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *ra = rio_json_get(a, "results"),
+		    *rb = rio_json_get(b, "results");
+	json_object *x, *y, *dx, *dy;
+	double va, vb, chg, noise;
+	int i, j, k, m, occ, beyond = 0;
+
+	fprintf(out,
+		"| Job | Metric | Old | New | Change | Noise | Verdict |\n");
+	fprintf(out, "|---|---|---:|---:|---:|---:|---|\n");
+	for (i = 0; i < (int)rio_json_len(ra); i++) {
+		x = json_object_array_get_idx(ra, i);
+		/* Same-named entries (numjobs) pair up in order. */
+		for (occ = 0, j = 0; j < i; j++)
+			occ += !strcmp(rio_json_str(
+					       json_object_array_get_idx(ra, j),
+					       "jobname"),
+				       rio_json_str(x, "jobname")) &&
+			       !strcmp(rio_json_str(
+					       json_object_array_get_idx(ra, j),
+					       "host"),
+				       rio_json_str(x, "host"));
+		j = match_index(rb, x, &occ);
+		if (j < 0) {
+			fprintf(out,
+				"| %s | - | - | - | - | - | only in the old result |\n",
+				rio_json_str(x, "jobname"));
+			continue;
+		}
+		y = json_object_array_get_idx(rb, j);
+		for (k = 0; k < 2; k++) {
+			dx = rio_json_get(x, dirs[k]);
+			dy = rio_json_get(y, dirs[k]);
+			if (!dx || !dy)
+				continue;
+			for (m = 0;
+			     m < (int)(sizeof(metrics) / sizeof(metrics[0]));
+			     m++) {
+				const struct metric *mt = &metrics[m];
+
+				va = rio_json_num(
+					mt->path2 ? rio_json_get(dx, mt->path1)
+						  : dx,
+					mt->path2 ? mt->path2 : mt->path1, NAN);
+				vb = rio_json_num(
+					mt->path2 ? rio_json_get(dy, mt->path1)
+						  : dy,
+					mt->path2 ? mt->path2 : mt->path1, NAN);
+				if (isnan(va) || isnan(vb) || va <= 0)
+					continue;
+				chg = (vb - va) / va * 100;
+				noise = mt->latency ? 2 * min_pct : min_pct;
+				if (!mt->latency)
+					noise = fmax(
+						noise,
+						200 * fmax(spread(a, i, dirs[k],
+								  mt->dev,
+								  mt->mean),
+							   spread(b, j, dirs[k],
+								  mt->dev,
+								  mt->mean)));
+				beyond += fabs(chg) > noise;
+				fprintf(out,
+					"| %s (%s) | %s | %.2f | %.2f | %+.1f%% | %.1f%% | %s |\n",
+					rio_json_str(x, "jobname"), dirs[k],
+					mt->name, va / mt->unit, vb / mt->unit,
+					chg, noise,
+					fabs(chg) > noise ? "**beyond noise**"
+							  : "within noise");
+			}
+		}
+	}
+	for (j = 0; j < (int)rio_json_len(rb); j++) {
+		y = json_object_array_get_idx(rb, j);
+		occ = 0;
+		for (i = 0; i < j; i++)
+			occ += !strcmp(rio_json_str(
+					       json_object_array_get_idx(rb, i),
+					       "jobname"),
+				       rio_json_str(y, "jobname")) &&
+			       !strcmp(rio_json_str(
+					       json_object_array_get_idx(rb, i),
+					       "host"),
+				       rio_json_str(y, "host"));
+		if (match_index(ra, y, &occ) < 0)
+			fprintf(out,
+				"| %s | - | - | - | - | - | only in the new result |\n",
+				rio_json_str(y, "jobname"));
+	}
+	return beyond;
+}
+
+int rio_compare(json_object *a, json_object *b, double min_noise_pct, FILE *out)
+{
+	int envdiff, beyond;
+
+	fprintf(out, "## Environment differences\n\n");
+	envdiff = diff_env(a, b, out);
+	if (!envdiff)
+		fprintf(out,
+			"- none: same versions, host, devices, mounts and job files\n");
+	fprintf(out, "\n## Measured changes\n\n");
+	beyond = compare_results(a, b, min_noise_pct, out);
+	fprintf(out, "\n%d change(s) beyond noise", beyond);
+	if (beyond && envdiff)
+		fprintf(out,
+			"; the %d environment difference(s) above may explain them",
+			envdiff);
+	else if (beyond)
+		fprintf(out,
+			"; the environment is the same, so they come from the run itself or from something rdmaio does not record");
+	fprintf(out, ".\n");
+	return beyond;
+}

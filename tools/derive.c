@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "fio.h"
+#include "jutil.h"
+#include "summary.h"
+
+/* All fio entries of one job on one host (numjobs=N without
+ * group_reporting gives N entries with the same name). */
+struct side {
+	json_object **e;
+	int n;
+};
+
+static void collect(json_object *output, const char *local_host,
+		    const char *host, const char *jobname, struct side *s)
+{
+	int i, n = rio_fio_entry_count(output);
+	json_object *e, **ne;
+	const char *h;
+
+	s->e = NULL;
+	s->n = 0;
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, local_host, &h);
+		if (strcmp(h, host) || !rio_json_str(e, "jobname") ||
+		    strcmp(rio_json_str(e, "jobname"), jobname))
+			continue;
+		ne = realloc(s->e, (s->n + 1) * sizeof(*ne));
+		if (!ne)
+			return;
+		s->e = ne;
+		s->e[s->n++] = e;
+	}
+}
+
+static double sum(const struct side *s, const char *dir, const char *key)
+{
+	double v = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		v += rio_json_num(rio_json_get(s->e[i], dir), key, 0);
+	return v;
+}
+
+static json_object *side_json(const struct side *s, const char *jobname,
+			      const char *dir)
+{
+	json_object *o = json_object_new_object(), *lat;
+
+	lat = json_object_new_object();
+	json_object_object_add(lat, "mean", NULL);
+	if (s->n == 1)
+		json_object_object_add(
+			lat, "mean",
+			json_object_get(rio_json_get(
+				rio_json_get(rio_json_get(s->e[0], dir),
+					     "clat_ns"),
+				"mean")));
+	json_object_object_add(lat, "p50",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 50)));
+	json_object_object_add(lat, "p99",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 99)));
+	json_object_object_add(lat, "p99_9",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 99.9)));
+	json_object_object_add(o, "jobname", json_object_new_string(jobname));
+	json_object_object_add(o, "entries", json_object_new_int(s->n));
+	json_object_object_add(
+		o, "bw_bytes",
+		json_object_new_int64((int64_t)sum(s, dir, "bw_bytes")));
+	json_object_object_add(o, "iops",
+			       json_object_new_double(sum(s, dir, "iops")));
+	json_object_object_add(o, "clat_ns", lat);
+	return o;
+}
+
+static json_object *ratio(double a, double b)
+{
+	return b > 0 ? json_object_new_double(a / b) : NULL;
+}
+
+static void compare_pair(json_object *arr, const char *host,
+			 const char *workload, const char *rname,
+			 const struct side *r, const char *tname,
+			 const struct side *t)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *c;
+	int d;
+
+	for (d = 0; d < 2; d++) {
+		if (sum(r, dirs[d], "io_bytes") <= 0 ||
+		    sum(t, dirs[d], "io_bytes") <= 0)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "host", json_object_new_string(host));
+		json_object_object_add(c, "workload",
+				       json_object_new_string(workload));
+		json_object_object_add(c, "direction",
+				       json_object_new_string(dirs[d]));
+		json_object_object_add(c, "rdma", side_json(r, rname, dirs[d]));
+		json_object_object_add(c, "tcp", side_json(t, tname, dirs[d]));
+		json_object_object_add(c, "bw_ratio",
+				       ratio(sum(r, dirs[d], "bw_bytes"),
+					     sum(t, dirs[d], "bw_bytes")));
+		json_object_object_add(c, "iops_ratio",
+				       ratio(sum(r, dirs[d], "iops"),
+					     sum(t, dirs[d], "iops")));
+		json_object_array_add(arr, c);
+	}
+}
+
+static int seen_before(json_object *output, const char *local_host, int upto,
+		       const char *host, const char *name)
+{
+	const char *h, *n;
+	json_object *e;
+	int i;
+
+	for (i = 0; i < upto; i++) {
+		e = rio_fio_entry(output, i, local_host, &h);
+		n = rio_json_str(e, "jobname");
+		if (n && !strcmp(h, host) && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+json_object *rio_derive_comparisons(json_object *output, const char *local_host)
+{
+	json_object *arr = json_object_new_array(), *e;
+	int i, n = rio_fio_entry_count(output);
+	const char *host, *name, *tr;
+	char *workload, *tname;
+	struct side r, t;
+	size_t wlen;
+
+	/* Walk the RDMA jobs in fio's order so the output order is stable. */
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, local_host, &host);
+		name = rio_json_str(e, "jobname");
+		if (!name || seen_before(output, local_host, i, host, name))
+			continue;
+		tr = rio_summary_transport(name, &wlen);
+		if (!tr || strcmp(tr, "rdma"))
+			continue;
+		workload = strndup(name, wlen);
+		if (!workload || asprintf(&tname, "%s-tcp", workload) < 0) {
+			free(workload);
+			continue;
+		}
+		collect(output, local_host, host, name, &r);
+		collect(output, local_host, host, tname, &t);
+		if (r.n && t.n)
+			compare_pair(arr, host, workload, name, &r, tname, &t);
+		free(r.e);
+		free(t.e);
+		free(tname);
+		free(workload);
+	}
+	return arr;
+}

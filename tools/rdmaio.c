@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmaio: run fio jobs into self-describing, self-checking result files,
+ * and report on or compare them. See tools/README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compare.h"
+#include "fio.h"
+#include "jobfile.h"
+#include "jutil.h"
+#include "log.h"
+#include "report.h"
+#include "result.h"
+
+#define EXIT_FLAGGED 3
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmaio run [-o RESULT.json] [--client HOST]... [--fio PATH]\n"
+		"                  [--timeout S] [LINK] JOB.fio...\n"
+		"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n"
+		"       rdmaio check FIO_OR_RESULT.json [LINK]\n"
+		"       rdmaio report RESULT.json [--plot FILE.svg|FILE.png]\n"
+		"       rdmaio compare OLD.json NEW.json [--noise PCT]\n"
+		"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
+		"       states the link when it cannot be read from the RDMA devices\n");
+}
+
+enum {
+	OPT_CLIENT = 256,
+	OPT_FIO,
+	OPT_FIO_JSON,
+	OPT_TIMEOUT,
+	OPT_GBPS,
+	OPT_LL,
+	OPT_MTU,
+	OPT_PLOT,
+	OPT_NOISE
+};
+
+static const struct option opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "client", required_argument, NULL, OPT_CLIENT },
+	{ "fio", required_argument, NULL, OPT_FIO },
+	{ "fio-json", required_argument, NULL, OPT_FIO_JSON },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "link-gbps", required_argument, NULL, OPT_GBPS },
+	{ "link-layer", required_argument, NULL, OPT_LL },
+	{ "mtu", required_argument, NULL, OPT_MTU },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *output, *fio, *fio_json, *plot;
+	char **clients;
+	int nclients;
+	unsigned timeout_s;
+	double noise;
+	struct rio_link_opt link;
+	char **pos;
+	int npos;
+};
+
+static int number(const char *opt, const char *s, double min, double max,
+		  double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || *v < min || *v > max) {
+		RIO_ERR("option --%s: '%s' is not a number in %g..%g", opt, s,
+			min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	double v;
+	char **nc;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->fio = "fio";
+	a->noise = 5;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case OPT_CLIENT:
+			nc = realloc(a->clients,
+				     (a->nclients + 1) * sizeof(*nc));
+			if (!nc)
+				return -ENOMEM;
+			a->clients = nc;
+			a->clients[a->nclients++] = optarg;
+			break;
+		case OPT_FIO:
+			a->fio = optarg;
+			break;
+		case OPT_FIO_JSON:
+			a->fio_json = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (number("timeout", optarg, 1, 86400, &v))
+				return -EINVAL;
+			a->timeout_s = (unsigned)v;
+			break;
+		case OPT_GBPS:
+			if (number("link-gbps", optarg, 0.001, 1e6,
+				   &a->link.rate_gbps))
+				return -EINVAL;
+			break;
+		case OPT_LL:
+			a->link.link_layer = optarg;
+			break;
+		case OPT_MTU:
+			if (number("mtu", optarg, 256, 4096, &v))
+				return -EINVAL;
+			a->link.mtu = (int)v;
+			break;
+		case OPT_PLOT:
+			a->plot = optarg;
+			break;
+		case OPT_NOISE:
+			if (number("noise", optarg, 0, 1000, &a->noise))
+				return -EINVAL;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	a->pos = argv + optind;
+	a->npos = argc - optind;
+	return 0;
+}
+
+static char *default_output(const char *first)
+{
+	char *copy = strdup(first), *base, *dot, stamp[32], *path = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!copy)
+		return NULL;
+	base = basename(copy);
+	dot = strrchr(base, '.');
+	if (dot && dot != base)
+		*dot = '\0';
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (mkdir("results", 0755) && errno != EEXIST)
+		RIO_CALL_ERR(errno, "mkdir", "results, 0755");
+	if (asprintf(&path, "results/%s-%s.json", base, stamp) < 0)
+		path = NULL;
+	free(copy);
+	return path;
+}
+
+/* Fails before fio runs, not after, when the result cannot be written. */
+static int output_writable(const char *path)
+{
+	char *copy = strdup(path);
+	const char *dir;
+	struct stat st;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		RIO_ERR("output %s: folder %s does not exist (create it or pass another -o)",
+			path, dir);
+		ret = -ENOENT;
+	} else if (access(dir, W_OK)) {
+		RIO_ERR("output %s: folder %s is not writable by this user (pass another -o)",
+			path, dir);
+		ret = -EACCES;
+	} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		RIO_ERR("output %s: is a folder (pass a file name ending in .json)",
+			path);
+		ret = -EISDIR;
+	}
+	free(copy);
+	return ret;
+}
+
+static int cmd_run(int argc, char **argv, struct args *a)
+{
+	struct rio_fio_run r = { 0 };
+	json_object *jobs = NULL, *fargv = NULL, *output = NULL, *doc = NULL;
+	struct rio_result_in in = { 0 };
+	char *out = NULL;
+	int ret, status = 0, flagged = 0;
+
+	if (!a->npos && !a->fio_json) {
+		RIO_ERR("run: no job file given (rdmaio run JOB.fio...)");
+		return 2;
+	}
+	if (a->fio_json && a->nclients) {
+		RIO_ERR("run: --fio-json imports a finished run; --client cannot apply to it");
+		return 2;
+	}
+	out = a->output ? strdup(a->output)
+			: default_output(a->npos ? a->pos[0] : a->fio_json);
+	if (!out || output_writable(out) ||
+	    rio_jobfiles_record(a->pos, a->npos, &jobs)) {
+		free(out);
+		return 1;
+	}
+	if (a->fio_json) {
+		ret = rio_json_load(a->fio_json, "fio JSON", &output);
+		if (!ret && !rio_fio_entry_count(output)) {
+			RIO_ERR("fio JSON %s: no jobs[] or client_stats[] entries (not fio --output-format=json output)",
+				a->fio_json);
+			ret = -EINVAL;
+		}
+	} else {
+		r.fio = a->fio;
+		r.jobs = a->pos;
+		r.njobs = a->npos;
+		r.clients = a->clients;
+		r.nclients = a->nclients;
+		r.timeout_s = a->timeout_s;
+		ret = rio_fio_run(&r, &fargv, &status, &output);
+	}
+	if (ret)
+		goto out;
+	in = (struct rio_result_in){ .argc = argc,
+				     .argv = argv,
+				     .fio = a->fio,
+				     .job_files = jobs,
+				     .fio_argv = fargv,
+				     .fio_exit_status = status,
+				     .imported_from = a->fio_json,
+				     .clients = a->clients,
+				     .nclients = a->nclients,
+				     .fio_output = output,
+				     .link = a->link,
+				     .root = "" };
+	ret = rio_result_build(&in, &doc, &flagged);
+	if (!ret)
+		ret = rio_result_write(doc, out);
+	if (!ret) {
+		rio_report_table(doc, stdout);
+		printf("\nresult: %s\n", out);
+	}
+out:
+	json_object_put(doc);
+	json_object_put(output);
+	json_object_put(fargv);
+	json_object_put(jobs);
+	free(out);
+	return ret ? 1 : 0;
+}
+
+static void print_causes(FILE *f, json_object *check, const char *prefix)
+{
+	json_object *lc = rio_json_get(check, "likely_causes");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(lc); i++)
+		fprintf(f, "%s%s\n", prefix,
+			json_object_get_string(
+				json_object_array_get_idx(lc, i)));
+}
+
+static int cmd_check(int argc, char **argv, struct args *a)
+{
+	json_object *doc, *output, *links, *checks, *warnings, *c;
+	int flagged = 0;
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	if (a->npos != 1) {
+		RIO_ERR("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
+		return 2;
+	}
+	if (rio_json_load(a->pos[0], "input", &doc))
+		return 1;
+	/* A result carries fio's output and the environment it ran in. */
+	output = rio_json_get(rio_json_get(doc, "fio"), "output");
+	if (!output)
+		output = doc;
+	if (!rio_json_str(output, "fio version") ||
+	    !rio_fio_entry_count(output)) {
+		RIO_ERR("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
+			a->pos[0]);
+		json_object_put(doc);
+		return 1;
+	}
+	links = rio_check_links(&a->link,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "status"));
+	if (!links) {
+		json_object_put(doc);
+		return 2;
+	}
+	warnings = json_object_new_array();
+	checks = rio_check_run(
+		output,
+		rio_json_str(rio_json_get(doc, "host"), "hostname")
+			? rio_json_str(rio_json_get(doc, "host"), "hostname")
+			: "local",
+		links, warnings, &flagged);
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		printf("%s %s: %s\n", rio_json_str(c, "status"),
+		       rio_json_str(c, "name"), rio_json_str(c, "message"));
+		print_causes(stdout, c, "  likely cause: ");
+	}
+	for (i = 0; i < rio_json_len(warnings); i++)
+		printf("warning: %s\n",
+		       rio_json_str(json_object_array_get_idx(warnings, i),
+				    "message"));
+	json_object_put(checks);
+	json_object_put(warnings);
+	json_object_put(links);
+	json_object_put(doc);
+	return flagged ? EXIT_FLAGGED : 0;
+}
+
+static int cmd_report(struct args *a)
+{
+	json_object *doc;
+	int ret = 0;
+
+	if (a->npos != 1) {
+		RIO_ERR("report: give one result file (rdmaio report RESULT.json)");
+		return 2;
+	}
+	if (rio_result_load(a->pos[0], &doc))
+		return 1;
+	rio_report_table(doc, stdout);
+	if (a->plot) {
+		ret = rio_report_plot(doc, a->plot);
+		if (!ret)
+			printf("\nchart: %s\n", a->plot);
+	}
+	json_object_put(doc);
+	return ret ? 1 : 0;
+}
+
+static int cmd_compare(struct args *a)
+{
+	json_object *old_doc = NULL, *new_doc = NULL;
+	int ret = 1;
+
+	if (a->npos != 2) {
+		RIO_ERR("compare: give two result files (rdmaio compare OLD.json NEW.json)");
+		return 2;
+	}
+	if (!rio_result_load(a->pos[0], &old_doc) &&
+	    !rio_result_load(a->pos[1], &new_doc)) {
+		rio_compare(old_doc, new_doc, a->noise, stdout);
+		ret = 0;
+	}
+	json_object_put(old_doc);
+	json_object_put(new_doc);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	struct args a;
+	int ret;
+
+	if (!cmd) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "run") && strcmp(cmd, "check") &&
+	    strcmp(cmd, "report") && strcmp(cmd, "compare")) {
+		RIO_ERR("unknown command '%s' (run, check, report or compare)",
+			cmd);
+		usage(stderr);
+		return 2;
+	}
+	if (parse(argc - 1, argv + 1, &a)) {
+		free(a.clients);
+		return 2;
+	}
+	if (!strcmp(cmd, "run"))
+		ret = cmd_run(argc, argv, &a);
+	else if (!strcmp(cmd, "check"))
+		ret = cmd_check(argc, argv, &a);
+	else if (!strcmp(cmd, "report"))
+		ret = cmd_report(&a);
+	else
+		ret = cmd_compare(&a);
+	free(a.clients);
+	return ret;
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jutil.h"
+#include "log.h"
+#include "report.h"
+#include "spawn.h"
+
+#define MIB (1024.0 * 1024)
+
+static void fmt_num(char *buf, size_t n, double v, double div, int prec)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f", prec, v / div);
+}
+
+static void fmt_lat(char *buf, size_t n, json_object *clat)
+{
+	char a[32], b[32], c[32];
+
+	fmt_num(a, sizeof(a), rio_json_num(clat, "p50", NAN), 1000, 1);
+	fmt_num(b, sizeof(b), rio_json_num(clat, "p99", NAN), 1000, 1);
+	fmt_num(c, sizeof(c), rio_json_num(clat, "p99_9", NAN), 1000, 1);
+	snprintf(buf, n, "%s / %s / %s", a, b, c);
+}
+
+static int multi_host(json_object *doc)
+{
+	return rio_json_len(rio_json_get(rio_json_get(doc, "fio"), "clients")) >
+	       0;
+}
+
+static void label(char *buf, size_t n, json_object *o, const char *name_key,
+		  const char *dir, int hosts)
+{
+	if (hosts)
+		snprintf(buf, n, "%s: %s (%s)", rio_json_str(o, "host"),
+			 rio_json_str(o, name_key), dir);
+	else
+		snprintf(buf, n, "%s (%s)", rio_json_str(o, name_key), dir);
+}
+
+static void comparisons_table(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c, *r, *t;
+	char l[512], rb[32], tb[32], ra[32], rl[128], tl[128];
+	size_t i;
+
+	fprintf(out, "## RDMA vs TCP\n\n");
+	if (!rio_json_len(cs)) {
+		fprintf(out,
+			"No workload has both a \"-rdma\" and a \"-tcp\" job.\n\n");
+		return;
+	}
+	fprintf(out,
+		"| Workload | RDMA MiB/s | TCP MiB/s | RDMA/TCP | RDMA p50/p99/p99.9 us | TCP p50/p99/p99.9 us |\n");
+	fprintf(out, "|---|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		r = rio_json_get(c, "rdma");
+		t = rio_json_get(c, "tcp");
+		label(l, sizeof(l), c, "workload", rio_json_str(c, "direction"),
+		      multi_host(doc));
+		fmt_num(rb, sizeof(rb), rio_json_num(r, "bw_bytes", NAN), MIB,
+			2);
+		fmt_num(tb, sizeof(tb), rio_json_num(t, "bw_bytes", NAN), MIB,
+			2);
+		fmt_num(ra, sizeof(ra), rio_json_num(c, "bw_ratio", NAN), 1, 2);
+		fmt_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
+		fmt_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
+		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", l, rb, tb, ra,
+			rl, tl);
+	}
+	fprintf(out, "\n");
+}
+
+static void jobs_table(json_object *doc, FILE *out)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *rs = rio_json_get(doc, "results"), *r, *d;
+	char l[512], bw[32], iops[32], lat[128];
+	size_t i;
+	int k;
+
+	fprintf(out, "## Jobs\n\n");
+	fprintf(out, "| Job | MiB/s | IOPS | p50/p99/p99.9 us |\n");
+	fprintf(out, "|---|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(rs); i++) {
+		r = json_object_array_get_idx(rs, i);
+		for (k = 0; k < 2; k++) {
+			d = rio_json_get(r, dirs[k]);
+			if (!d)
+				continue;
+			label(l, sizeof(l), r, "jobname", dirs[k],
+			      multi_host(doc));
+			fmt_num(bw, sizeof(bw),
+				rio_json_num(d, "bw_bytes", NAN), MIB, 2);
+			fmt_num(iops, sizeof(iops),
+				rio_json_num(d, "iops", NAN), 1, 0);
+			fmt_lat(lat, sizeof(lat), rio_json_get(d, "clat_ns"));
+			fprintf(out, "| %s | %s | %s | %s |\n", l, bw, iops,
+				lat);
+		}
+	}
+	fprintf(out, "\n");
+}
+
+void rio_report_table(json_object *doc, FILE *out)
+{
+	json_object *checks = rio_json_get(doc, "checks"), *c, *lc;
+	json_object *warns = rio_json_get(doc, "warnings");
+	size_t i, j;
+	int any = 0;
+
+	comparisons_table(doc, out);
+	jobs_table(doc, out);
+	fprintf(out, "## Checks\n\n");
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		if (strcmp(rio_json_str(c, "status"), "flagged"))
+			continue;
+		fprintf(out, "- FLAGGED %s: %s\n", rio_json_str(c, "name"),
+			rio_json_str(c, "message"));
+		lc = rio_json_get(c, "likely_causes");
+		for (j = 0; j < rio_json_len(lc); j++)
+			fprintf(out, "  - likely: %s\n",
+				json_object_get_string(
+					json_object_array_get_idx(lc, j)));
+		any = 1;
+	}
+	if (!any)
+		fprintf(out, "- nothing flagged (%zu checks)\n",
+			rio_json_len(checks));
+	if (rio_json_len(warns)) {
+		fprintf(out, "\n## Warnings\n\n");
+		for (i = 0; i < rio_json_len(warns); i++)
+			fprintf(out, "- %s\n",
+				rio_json_str(json_object_array_get_idx(warns,
+								       i),
+					     "message"));
+	}
+}
+
+/* Link ceiling for this host in MiB/s, NaN when unknown. */
+static double ceiling_mib(json_object *doc)
+{
+	json_object *links = rio_json_get(doc, "links");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(links); i++)
+		sum += rio_json_num(json_object_array_get_idx(links, i),
+				    "ceiling_bytes_per_s", 0);
+	return i ? sum / MIB : NAN;
+}
+
+static void clean_label(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\n' || *s == '\\')
+			*s = '\'';
+}
+
+/* Rows: label, RDMA or job MiB/s, TCP MiB/s ("NaN" when unpaired). */
+static int write_data(json_object *doc, FILE *f, double *max)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *rs, *c, *d;
+	static const char *const dirs[] = { "read", "write" };
+	double a, b;
+	char l[512];
+	size_t i;
+	int k, rows = 0;
+
+	*max = 0;
+	for (i = 0; i < rio_json_len(cs); i++, rows++) {
+		c = json_object_array_get_idx(cs, i);
+		label(l, sizeof(l), c, "workload", rio_json_str(c, "direction"),
+		      multi_host(doc));
+		clean_label(l);
+		a = rio_json_num(rio_json_get(c, "rdma"), "bw_bytes", 0) / MIB;
+		b = rio_json_num(rio_json_get(c, "tcp"), "bw_bytes", 0) / MIB;
+		fprintf(f, "\"%s\" %.6f %.6f\n", l, a, b);
+		*max = fmax(*max, fmax(a, b));
+	}
+	if (rows)
+		return rows;
+	rs = rio_json_get(doc, "results");
+	for (i = 0; i < rio_json_len(rs); i++)
+		for (k = 0; k < 2; k++) {
+			d = rio_json_get(json_object_array_get_idx(rs, i),
+					 dirs[k]);
+			if (!d)
+				continue;
+			label(l, sizeof(l), json_object_array_get_idx(rs, i),
+			      "jobname", dirs[k], multi_host(doc));
+			clean_label(l);
+			a = rio_json_num(d, "bw_bytes", 0) / MIB;
+			fprintf(f, "\"%s\" %.6f NaN\n", l, a);
+			*max = fmax(*max, a);
+			rows++;
+		}
+	return -rows;
+}
+
+static int write_script(FILE *f, const char *data, const char *out, int svg,
+			int paired, double max, double ceil)
+{
+	fprintf(f, "set terminal %s size 1000,560\n",
+		svg ? "svg dynamic" : "pngcairo");
+	fprintf(f, "set output '%s'\n", out);
+	fprintf(f, "set title 'RDMA vs TCP bandwidth'\n");
+	fprintf(f, "set ylabel 'MiB/s'\nset style data histograms\n");
+	fprintf(f, "set style histogram clustered gap 1\n");
+	fprintf(f, "set style fill solid 0.8 border -1\nset boxwidth 0.9\n");
+	fprintf(f,
+		"set xtics rotate by -30 noenhanced\nset key noenhanced top left\n");
+	fprintf(f, "set grid ytics\nset yrange [0.01:*]\n");
+	/* A lab run is ~1000x below a real link: linear bars would vanish. */
+	if (!isnan(ceil) && ceil > 20 * max)
+		fprintf(f, "set logscale y\n");
+	if (!isnan(ceil))
+		fprintf(f, "set yrange [*:%f]\n", ceil * 1.5);
+	fprintf(f, "plot '%s' using 2:xtic(1) title '%s' lc rgb '#1f77b4'",
+		data, paired ? "RDMA" : "bandwidth");
+	if (paired)
+		fprintf(f, ", '' using 3 title 'TCP' lc rgb '#ff7f0e'");
+	if (!isnan(ceil))
+		fprintf(f,
+			", %f with lines lw 2 dt 2 lc rgb '#d62728' title 'link payload ceiling %.0f MiB/s'",
+			ceil, ceil);
+	fprintf(f, "\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+int rio_report_plot(json_object *doc, const char *path)
+{
+	char data[] = "/tmp/rdmaio-plot-XXXXXX.dat";
+	char script[] = "/tmp/rdmaio-plot-XXXXXX.gp";
+	const char *ext = strrchr(path, '.');
+	char *tmp_out = NULL, *argv[] = { "gnuplot", script, NULL };
+	int svg, rows, ret, fd1 = -1, fd2 = -1;
+	FILE *fd = NULL, *fs = NULL;
+	struct stat st;
+	double max;
+
+	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
+		RIO_ERR("plot %s: name must end in .svg or .png (that picks the format)",
+			path);
+		return -EINVAL;
+	}
+	if (strpbrk(path, "'\n")) {
+		RIO_ERR("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
+			path);
+		return -EINVAL;
+	}
+	svg = !strcmp(ext, ".svg");
+	if (asprintf(&tmp_out, "%s.tmp.%d%s", path, (int)getpid(), ext) < 0)
+		return -ENOMEM;
+	fd1 = mkstemps(data, 4);
+	fd2 = mkstemps(script, 3);
+	if (fd1 < 0 || fd2 < 0) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "mkstemps", "%s", "/tmp/rdmaio-plot-*");
+		goto out;
+	}
+	fd = fdopen(fd1, "w");
+	fs = fdopen(fd2, "w");
+	if (!fd || !fs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	fd1 = fd2 = -1;
+	rows = write_data(doc, fd, &max);
+	if (!rows) {
+		RIO_ERR("plot %s: the result has no job that moved data: nothing to draw",
+			path);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = write_script(fs, data, tmp_out, svg, rows > 0, max,
+			   ceiling_mib(doc));
+	if (fclose(fd) | fclose(fs))
+		ret = ret ? ret : -EIO;
+	fd = fs = NULL;
+	if (ret)
+		goto out;
+	ret = rio_spawn_run(argv, 2, 120);
+	if (ret) {
+		RIO_ERR("plot %s: gnuplot failed (%s); install gnuplot-nox",
+			path,
+			ret < 0 ? strerror(-ret) : "see its message above");
+		ret = -EIO;
+		goto out;
+	}
+	if (stat(tmp_out, &st) || st.st_size == 0) {
+		RIO_ERR("plot %s: gnuplot wrote no image", path);
+		ret = -EIO;
+		goto out;
+	}
+	if (rename(tmp_out, path)) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "rename", "%s, %s", tmp_out, path);
+	}
+out:
+	if (fd)
+		fclose(fd);
+	if (fs)
+		fclose(fs);
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+	unlink(data);
+	unlink(script);
+	unlink(tmp_out);
+	free(tmp_out);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_RESULT_H
+#define RDMAIO_TOOLS_RESULT_H
+
+#include <json-c/json.h>
+
+#include "check.h"
+
+/* What a result is built from; the result takes its own references. */
+struct rio_result_in {
+	int argc;
+	char *const *argv; /* rdmaio's own command line */
+	const char *fio; /* binary, for its version */
+	json_object *job_files;
+	json_object *fio_argv; /* NULL when imported */
+	int fio_exit_status;
+	const char *imported_from; /* NULL when rdmaio ran fio */
+	char *const *clients;
+	int nclients;
+	json_object *fio_output;
+	struct rio_link_opt link;
+	const char *root; /* prefix of /proc and /sys: "" outside tests */
+};
+
+/*
+ * Builds a complete result document: versions, host, environment, fio's
+ * output, results, comparisons, links, checks and warnings. *flagged gets
+ * the number of flagged checks. Returns 0 or a negative code.
+ */
+int rio_result_build(const struct rio_result_in *in, json_object **doc,
+		     int *flagged);
+
+/*
+ * Serializes doc, validates exactly those bytes against the built-in schema
+ * and only then writes them atomically to path.
+ */
+int rio_result_write(json_object *doc, const char *path);
+
+/* Loads a result and checks it against the schema; prints why not. */
+int rio_result_load(const char *path, json_object **doc);
+
+#endif

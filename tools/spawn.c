@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "spawn.h"
+
+extern char **environ;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	int ret;
+
+	ret = posix_spawn_file_actions_init(&fa);
+	if (ret)
+		return -ret;
+	ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+					       0);
+	if (!ret && out_fd >= 0)
+		ret = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	if (!ret && err_fd >= 0)
+		ret = posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	if (!ret)
+		ret = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return -ret;
+}
+
+/*
+ * Polls rather than blocking in waitpid so that a hung child (an RDMA peer
+ * that never answers) cannot hang rdmaio: after the deadline it gets SIGTERM,
+ * then SIGKILL two seconds later.
+ */
+static int reap(pid_t pid, unsigned timeout_s, const char *name)
+{
+	double deadline = timeout_s ? now_s() + timeout_s : 0;
+	int status, termed = 0;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			int err = errno;
+
+			RIO_CALL_ERR(err, "waitpid", "%d", (int)pid);
+			return -err;
+		}
+		if (timeout_s && now_s() > deadline) {
+			if (!termed) {
+				RIO_ERR("%s did not finish within %u s: stopping it (raise --timeout if it needs longer)",
+					name, timeout_s);
+				kill(pid, SIGTERM);
+				termed = 1;
+				deadline = now_s() + 2;
+			} else {
+				kill(pid, SIGKILL);
+			}
+		}
+		if (timeout_s)
+			usleep(20000);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int rio_spawn_run(char *const argv[], int out_fd, unsigned timeout_s)
+{
+	pid_t pid;
+	int ret;
+
+	ret = start(argv, out_fd, -1, &pid);
+	if (ret) {
+		RIO_CALL_ERR(-ret, "posix_spawnp", "%s", argv[0]);
+		return ret;
+	}
+	return reap(pid, timeout_s, argv[0]);
+}
+
+/* Reads to EOF; a child that hangs never sends EOF, hence the deadline. */
+static int read_all(int fd, char **out, unsigned timeout_s)
+{
+	double deadline = now_s() + timeout_s;
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap), *nbuf;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (cap - len < 2) {
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		if (timeout_s) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			double left = deadline - now_s();
+
+			if (left <= 0 ||
+			    poll(&p, 1, (int)(left * 1000) + 1) == 0) {
+				free(buf);
+				return -ETIMEDOUT;
+			}
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
+		      int keep_stderr)
+{
+	int fds[2], devnull, ret, rret;
+	pid_t pid;
+
+	*out = NULL;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	devnull = keep_stderr ? -1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (!keep_stderr && devnull < 0) {
+		ret = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
+	}
+	ret = start(argv, fds[1], devnull, &pid);
+	close(fds[1]);
+	if (devnull >= 0)
+		close(devnull);
+	if (ret) {
+		close(fds[0]);
+		return ret;
+	}
+	rret = read_all(fds[0], out, timeout_s);
+	close(fds[0]);
+	if (rret == -ETIMEDOUT)
+		kill(pid, SIGKILL);
+	ret = reap(pid, timeout_s, argv[0]);
+	if (rret) {
+		free(*out);
+		*out = NULL;
+		return rret;
+	}
+	return ret;
+}
