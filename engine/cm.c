@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "cm.h"
+#include "errmsg.h"
+#include "log.h"
+
+int rio_cm_addr(const char *host, unsigned int port, bool passive,
+		struct sockaddr_storage *ss)
+{
+	struct addrinfo hints = { 0 }, *res = NULL;
+	char svc[16];
+	int ret;
+
+	snprintf(svc, sizeof(svc), "%u", port);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
+	ret = getaddrinfo(host, svc, &hints, &res);
+	if (ret) {
+		rio_err("%s '%s' does not resolve: %s; check %s=",
+			passive ? "bindname" : "hostname", host,
+			gai_strerror(ret), passive ? "bindname" : "hostname");
+		return -EHOSTUNREACH;
+	}
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	return 0;
+}
+
+void rio_cm_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+	unsigned int port = 0;
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+		port = ntohs(in->sin_port);
+		snprintf(buf, len, "%s:%u", ip, port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+		port = ntohs(in6->sin6_port);
+		snprintf(buf, len, "[%s]:%u", ip, port);
+	} else {
+		snprintf(buf, len, "(address family %d)", sa->sa_family);
+	}
+}
+
+int rio_cm_channel_new(struct rdma_event_channel **ch)
+{
+	int flags, err;
+
+	*ch = rdma_create_event_channel();
+	if (!*ch) {
+		err = errno;
+		rio_err_call(err, "rdma_create_event_channel()");
+		rio_err("no RDMA connection manager: %s", rio_addr_hint(err));
+		return -err;
+	}
+	/* Never block in rdma_get_cm_event: every wait goes through poll()
+	 * with a timeout, so nothing hangs on a silent peer. */
+	flags = fcntl((*ch)->fd, F_GETFL);
+	if (flags < 0 || fcntl((*ch)->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		err = errno;
+		rio_err_call(err, "fcntl(fd=%d, F_SETFL, O_NONBLOCK)",
+			     (*ch)->fd);
+		rdma_destroy_event_channel(*ch);
+		*ch = NULL;
+		return -err;
+	}
+	return 0;
+}
+
+void rio_cm_channel_delete(struct rdma_event_channel **ch)
+{
+	if (!ch || !*ch)
+		return;
+	rdma_destroy_event_channel(*ch);
+	*ch = NULL;
+}
+
+/* 0 and an event to ack, -ETIMEDOUT, or -errno. */
+int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
+		struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	int ret, err;
+
+	if (!rdma_get_cm_event(ch, ev))
+		return 0;
+	if (errno != EAGAIN && errno != EWOULDBLOCK) {
+		err = errno;
+		rio_err_call(err, "rdma_get_cm_event(fd=%d)", ch->fd);
+		return -err;
+	}
+	if (!timeout_ms)
+		return -ETIMEDOUT;
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0) {
+		err = errno;
+		if (err == EINTR)
+			return -ETIMEDOUT;
+		rio_err_call(err, "poll(fd=%d, %d ms)", ch->fd, timeout_ms);
+		return -err;
+	}
+	if (!ret)
+		return -ETIMEDOUT;
+	if (!rdma_get_cm_event(ch, ev))
+		return 0;
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return -ETIMEDOUT;
+	err = errno;
+	rio_err_call(err, "rdma_get_cm_event(fd=%d)", ch->fd);
+	return -err;
+}
+
+/* Registration fails with ENOMEM/EPERM when the locked-memory limit is
+ * too low; that is the common case, so name the limit and the fix. */
+int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
+		  const char *what, struct ibv_mr **mr)
+{
+	struct rlimit rl;
+	int err;
+
+	*mr = ibv_reg_mr(pd, addr, len, access);
+	if (*mr)
+		return 0;
+	err = errno ? errno : ENOMEM;
+	rio_err_call(err, "ibv_reg_mr(%s, addr=%p, len=%zu, access=0x%x)", what,
+		     addr, len, access);
+	if ((err == ENOMEM || err == EPERM || err == EAGAIN) &&
+	    !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < len)
+		rio_err("%s: %zu bytes to register but RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l unlimited' (or at least %zu KiB) before fio",
+			what, len, (unsigned long long)rl.rlim_cur,
+			(len + 1023) / 1024);
+	return -err;
+}
+
+long rio_ms_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) * 1000 +
+	       (now.tv_nsec - start->tv_nsec) / 1000000;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers around rdma_cm shared by the client and the target. */
+#ifndef RIO_CM_H
+#define RIO_CM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include <rdma/rdma_cma.h>
+
+int rio_cm_addr(const char *host, unsigned int port, bool passive,
+		struct sockaddr_storage *ss);
+void rio_cm_addr_str(const struct sockaddr *sa, char *buf, size_t len);
+int rio_cm_channel_new(struct rdma_event_channel **ch);
+void rio_cm_channel_delete(struct rdma_event_channel **ch);
+int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
+		struct rdma_cm_event **ev);
+int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
+		  const char *what, struct ibv_mr **mr);
+long rio_ms_since(const struct timespec *start);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The engine's fio options and their checks against the job. */
+#ifndef RIO_OPTS_H
+#define RIO_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum rio_verb {
+	RIO_VERB_AUTO = 0,
+	RIO_VERB_WRITE,
+	RIO_VERB_READ,
+	RIO_VERB_SEND,
+	RIO_VERB_WRITE_IMM,
+};
+
+#define RIO_DEFAULT_PORT 7471
+#define RIO_MAX_QPS 64
+
+/* Filled in by fio's option parser. */
+struct rio_opts {
+	void *pad; /* offset 0 belongs to fio: it stores td there */
+	unsigned int listen;
+	char *hostname;
+	char *bindname;
+	unsigned int port;
+	unsigned int verb;
+	unsigned int connect_timeout; /* seconds */
+	unsigned int clients;
+	unsigned int qps;
+	unsigned int inline_size;
+};
+
+/* The parts of a fio job the options are checked against. */
+struct rio_job {
+	bool reads; /* rw includes reads */
+	bool writes; /* rw includes writes */
+	bool verify; /* verify= is set: writes are read back */
+	bool verify_only;
+	uint64_t min_bs;
+	uint64_t max_bs;
+	uint64_t size; /* target: the region's bytes */
+	uint64_t span; /* client: end of the highest byte addressed */
+	unsigned int iodepth;
+};
+
+int rio_opts_check(const struct rio_opts *o, const struct rio_job *j);
+unsigned int rio_opts_need(const struct rio_opts *o, const struct rio_job *j);
+unsigned int rio_opts_allowed(const struct rio_opts *o);
+const char *rio_verb_name(unsigned int verb);
+
+#endif

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The connection handshake carried in rdma_cm private data: the client's
+ * hello in the connect request, the target's reply in the accept (or the
+ * reject). Big-endian on the wire, fixed layout, versioned. */
+#ifndef RIO_PROTO_H
+#define RIO_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RIO_PROTO_MAGIC 0x5244494fu /* "RDIO" */
+#define RIO_PROTO_VERSION 1
+
+/* What a client's verbs need from the target's region and queues. */
+enum rio_need {
+	RIO_NEED_WRITE = 1 << 0,
+	RIO_NEED_READ = 1 << 1,
+	RIO_NEED_SEND = 1 << 2,
+	RIO_NEED_IMM = 1 << 3,
+	RIO_NEED_ALL = (1 << 4) - 1,
+};
+
+/* The target's verdict on a hello. */
+enum rio_status {
+	RIO_STATUS_OK = 0,
+	RIO_STATUS_VERSION,
+	RIO_STATUS_VERB,
+	RIO_STATUS_SPAN,
+	RIO_STATUS_BS,
+	RIO_STATUS_FULL,
+	RIO_STATUS_DEVICE,
+	RIO_STATUS_RESOURCES,
+	RIO_STATUS_MAX,
+};
+
+struct rio_hello {
+	uint16_t version;
+	uint8_t need; /* enum rio_need bits */
+	uint32_t max_bs; /* largest I/O the client issues */
+	uint64_t span; /* the client touches region bytes [0, span) */
+};
+
+struct rio_reply {
+	uint16_t version;
+	uint16_t status; /* enum rio_status */
+	uint32_t rkey;
+	uint32_t recv_size; /* bytes each posted receive holds (send) */
+	uint8_t allowed; /* enum rio_need bits the target serves */
+	uint64_t base;
+	uint64_t length;
+};
+
+#define RIO_HELLO_LEN 20
+#define RIO_REPLY_LEN 36
+
+int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len);
+int rio_hello_decode(const void *buf, size_t len, struct rio_hello *h);
+int rio_reply_encode(const struct rio_reply *r, void *buf, size_t len);
+int rio_reply_decode(const void *buf, size_t len, struct rio_reply *r);
+
+/* What a target offers, to judge a hello against. */
+struct rio_offer {
+	uint8_t allowed;
+	uint64_t length;
+	uint32_t recv_size;
+};
+
+enum rio_status rio_hello_judge(const struct rio_hello *h,
+				const struct rio_offer *offer);
+int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
+		    const char *peer);
+const char *rio_status_str(unsigned int status);
+const char *rio_need_str(unsigned int need);
+
+#endif

@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The target listens, judges each client's hello, and serves until
+ * clients= connections have come and gone or its runtime ends. One PD,
+ * CQ and SRQ serve all connections; the region is registered once with
+ * only the remote access the target's verb needs, and lives for the whole
+ * job so later clients see what earlier ones wrote. */
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "cm.h"
+#include "errmsg.h"
+#include "log.h"
+#include "proto.h"
+#include "target.h"
+
+#define RIO_TARGET_SLICE_MS 50
+
+struct rio_tconn {
+	struct rdma_cm_id *id;
+	char peer[80];
+	bool established;
+	struct rio_tconn *next;
+};
+
+struct rio_target {
+	struct thread_data *td;
+	const struct rio_opts *o;
+	char where[80];
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id;
+	struct ibv_context **devs;
+	struct ibv_context *verbs;
+	struct ibv_device_attr attr;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_srq *srq;
+	void *region;
+	size_t region_len;
+	struct ibv_mr *region_mr;
+	struct ibv_mr *io_mr;
+	struct rio_offer offer;
+	struct rio_tconn *conns;
+	unsigned int accepted, gone;
+	bool receives;
+	bool finished;
+	unsigned int depth;
+	struct io_u **staged;
+	unsigned int nstaged;
+	struct io_u **ready;
+	unsigned int rhead, rcount, rgiven;
+	struct ibv_wc *wc;
+	struct timespec start;
+};
+
+static int rio_target_listen(struct rio_target *t)
+{
+	const struct rio_opts *o = t->o;
+	struct sockaddr_storage ss = { 0 };
+	int ret;
+
+	if (o->bindname && o->bindname[0]) {
+		ret = rio_cm_addr(o->bindname, o->port, true, &ss);
+		if (ret)
+			return ret;
+	} else {
+		/* Both families: an IPv6 wildcard also takes IPv4. */
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_addr = in6addr_any;
+		in6->sin6_port = htons(o->port);
+	}
+	rio_cm_addr_str((struct sockaddr *)&ss, t->where, sizeof(t->where));
+	ret = rio_cm_channel_new(&t->ch);
+	if (ret)
+		return ret;
+	if (rdma_create_id(t->ch, &t->listen_id, t, RDMA_PS_TCP)) {
+		ret = errno;
+		rio_err_call(ret, "rdma_create_id(RDMA_PS_TCP)");
+		return -ret;
+	}
+	if (rdma_bind_addr(t->listen_id, (struct sockaddr *)&ss)) {
+		ret = errno;
+		rio_err_call(ret, "rdma_bind_addr(%s)", t->where);
+		rio_err("target job: cannot listen on %s: %s", t->where,
+			rio_addr_hint(ret));
+		return -ret;
+	}
+	if (rdma_listen(t->listen_id, 128)) {
+		ret = errno;
+		rio_err_call(ret, "rdma_listen(%s, backlog=128)", t->where);
+		rio_err("target job: cannot listen on %s: %s", t->where,
+			rio_addr_hint(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* A wildcard listener has no device yet; with exactly one device there is
+ * no doubt which one clients will come through. */
+static int rio_target_pick_device(struct rio_target *t)
+{
+	int n = 0;
+
+	if (t->listen_id->verbs) {
+		t->verbs = t->listen_id->verbs;
+		return 0;
+	}
+	t->devs = rdma_get_devices(&n);
+	if (!t->devs || n == 0) {
+		rio_err("target job: no RDMA device on this host; %s",
+			RIO_SOFTROCE_HINT);
+		return -ENODEV;
+	}
+	if (n > 1) {
+		rio_err("target job: %d RDMA devices and no bindname=; set bindname= to the address on the device to serve",
+			n);
+		return -EINVAL;
+	}
+	t->verbs = t->devs[0];
+	return 0;
+}
+
+static int rio_target_resources(struct rio_target *t)
+{
+	const char *dev = ibv_get_device_name(t->verbs->device);
+	struct ibv_srq_init_attr sa = { 0 };
+	unsigned int allowed = rio_opts_allowed(t->o);
+	int access = IBV_ACCESS_LOCAL_WRITE, ret, cqe = t->depth + 1;
+
+	ret = ibv_query_device(t->verbs, &t->attr);
+	if (ret) {
+		rio_err_call(ret, "ibv_query_device(%s)", dev);
+		return -ret;
+	}
+	if (cqe > t->attr.max_cqe ||
+	    (t->receives && t->depth > (unsigned int)t->attr.max_srq_wr)) {
+		rio_err("target job: iodepth=%u is above the limit of RDMA device %s (max_srq_wr=%d, max_cqe=%d); lower iodepth",
+			t->depth, dev, t->attr.max_srq_wr, t->attr.max_cqe);
+		return -EINVAL;
+	}
+	t->pd = ibv_alloc_pd(t->verbs);
+	if (!t->pd) {
+		ret = errno;
+		rio_err_call(ret, "ibv_alloc_pd(%s)", dev);
+		return -ret;
+	}
+	t->cq = ibv_create_cq(t->verbs, cqe, NULL, NULL, 0);
+	if (!t->cq) {
+		ret = errno;
+		rio_err_call(ret, "ibv_create_cq(%s, cqe=%d)", dev, cqe);
+		return -ret;
+	}
+	if (t->receives) {
+		sa.attr.max_wr = t->depth;
+		sa.attr.max_sge = 1;
+		t->srq = ibv_create_srq(t->pd, &sa);
+		if (!t->srq) {
+			ret = errno;
+			rio_err_call(ret, "ibv_create_srq(%s, max_wr=%u)", dev,
+				     t->depth);
+			return -ret;
+		}
+	}
+	t->offer.allowed = allowed;
+	t->offer.recv_size = t->td->o.min_bs[DDIR_READ];
+	if (!(allowed & (RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_IMM)))
+		return 0;
+	if (allowed & (RIO_NEED_WRITE | RIO_NEED_IMM))
+		access |= IBV_ACCESS_REMOTE_WRITE;
+	if (allowed & RIO_NEED_READ)
+		access |= IBV_ACCESS_REMOTE_READ;
+	t->region_len = t->td->o.size;
+	t->region = mmap(NULL, t->region_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->region == MAP_FAILED) {
+		ret = errno;
+		t->region = NULL;
+		rio_err_call(ret, "mmap(target region, %zu bytes)",
+			     t->region_len);
+		return -ret;
+	}
+	ret = rio_cm_mr_reg(t->pd, t->region, t->region_len, access,
+			    "target region", &t->region_mr);
+	if (ret)
+		return ret;
+	t->offer.length = t->region_len;
+	return 0;
+}
+
+int rio_target_new(struct thread_data *td, const struct rio_opts *o,
+		   struct rio_target **out)
+{
+	struct rio_target *t;
+	int ret;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->td = td;
+	t->o = o;
+	t->depth = td->o.iodepth;
+	t->receives = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_WRITE_IMM;
+	t->staged = calloc(t->depth, sizeof(*t->staged));
+	t->ready = calloc(t->depth, sizeof(*t->ready));
+	t->wc = calloc(t->depth, sizeof(*t->wc));
+	if (!t->staged || !t->ready || !t->wc) {
+		ret = -ENOMEM;
+		rio_err("target job: out of memory for %u I/O units; lower iodepth",
+			t->depth);
+		goto fail;
+	}
+	ret = rio_target_listen(t);
+	if (ret)
+		goto fail;
+	ret = rio_target_pick_device(t);
+	if (ret)
+		goto fail;
+	ret = rio_target_resources(t);
+	if (ret)
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &t->start);
+	*out = t;
+	return 0;
+fail:
+	rio_target_delete(&t);
+	return ret;
+}
+
+int rio_target_post_init(struct rio_target *t)
+{
+	struct thread_data *td = t->td;
+
+	if (!t->receives)
+		return 0;
+	return rio_cm_mr_reg(t->pd, td->orig_buffer, td->orig_buffer_size,
+			     IBV_ACCESS_LOCAL_WRITE,
+			     "target job's receive buffers", &t->io_mr);
+}
+
+static void rio_target_refuse(struct rio_target *t, struct rdma_cm_id *id,
+			      const char *peer, enum rio_status status)
+{
+	struct rio_reply r = { 0 };
+	uint8_t pdata[RIO_REPLY_LEN];
+
+	r.version = RIO_PROTO_VERSION;
+	r.status = status;
+	r.allowed = t->offer.allowed;
+	r.recv_size = t->offer.recv_size;
+	r.length = t->offer.length;
+	rio_reply_encode(&r, pdata, sizeof(pdata));
+	rio_err("target job: refused client %s: %s", peer,
+		rio_status_str(status));
+	if (rdma_reject(id, pdata, sizeof(pdata)))
+		rio_err_call(errno, "rdma_reject(%s)", peer);
+}
+
+static enum rio_status rio_target_accept(struct rio_target *t,
+					 struct rdma_cm_id *id,
+					 const struct rdma_conn_param *req,
+					 const char *peer)
+{
+	struct ibv_qp_init_attr qa = { 0 };
+	struct rdma_conn_param cp = { 0 };
+	struct rio_reply r = { 0 };
+	uint8_t pdata[RIO_REPLY_LEN];
+	struct rio_tconn *tc;
+	int ret;
+
+	tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		return RIO_STATUS_RESOURCES;
+	qa.send_cq = t->cq;
+	qa.recv_cq = t->cq;
+	qa.srq = t->srq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = 1;
+	qa.cap.max_recv_wr = t->srq ? 0 : 1;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, t->pd, &qa)) {
+		ret = errno;
+		rio_err_call(ret, "rdma_create_qp(client %s)", peer);
+		free(tc);
+		return RIO_STATUS_RESOURCES;
+	}
+	r.version = RIO_PROTO_VERSION;
+	r.status = RIO_STATUS_OK;
+	r.allowed = t->offer.allowed;
+	r.recv_size = t->offer.recv_size;
+	r.length = t->offer.length;
+	r.base = (uintptr_t)t->region;
+	r.rkey = t->region_mr ? t->region_mr->rkey : 0;
+	rio_reply_encode(&r, pdata, sizeof(pdata));
+	cp.private_data = pdata;
+	cp.private_data_len = sizeof(pdata);
+	/* Serve as many RDMA READs in flight as both ends allow. */
+	cp.responder_resources = req->initiator_depth;
+	if (cp.responder_resources > t->attr.max_qp_rd_atom)
+		cp.responder_resources = t->attr.max_qp_rd_atom;
+	cp.initiator_depth = req->responder_resources;
+	if (cp.initiator_depth > t->attr.max_qp_init_rd_atom)
+		cp.initiator_depth = t->attr.max_qp_init_rd_atom;
+	cp.rnr_retry_count = 7;
+	if (rdma_accept(id, &cp)) {
+		ret = errno;
+		rio_err_call(ret,
+			     "rdma_accept(client %s, responder_resources=%u)",
+			     peer, cp.responder_resources);
+		rdma_destroy_qp(id);
+		free(tc);
+		return RIO_STATUS_RESOURCES;
+	}
+	tc->id = id;
+	snprintf(tc->peer, sizeof(tc->peer), "%s", peer);
+	id->context = tc;
+	tc->next = t->conns;
+	t->conns = tc;
+	t->accepted++;
+	return RIO_STATUS_OK;
+}
+
+static void rio_target_request(struct rio_target *t, struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct rdma_conn_param req = ev->param.conn;
+	struct rio_hello h;
+	enum rio_status st;
+	char peer[80];
+	int ret;
+
+	rio_cm_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
+	ret = rio_hello_decode(req.private_data, req.private_data_len, &h);
+	rdma_ack_cm_event(ev);
+	if (ret == -EPROTO) {
+		rio_err("target job: client %s does not speak the rdmaio protocol (is it fio's rdma engine?); use ioengine=external:librdmaio.so on the client",
+			peer);
+		st = RIO_STATUS_VERSION;
+	} else if (ret == -EPROTONOSUPPORT) {
+		rio_err("target job: client %s speaks rdmaio protocol version %u, this target %u; use the same librdmaio on both sides",
+			peer, h.version, RIO_PROTO_VERSION);
+		st = RIO_STATUS_VERSION;
+	} else if (t->accepted >= t->o->clients) {
+		st = RIO_STATUS_FULL;
+	} else if (id->verbs != t->verbs) {
+		st = RIO_STATUS_DEVICE;
+	} else {
+		st = rio_hello_judge(&h, &t->offer);
+		if (st == RIO_STATUS_OK)
+			st = rio_target_accept(t, id, &req, peer);
+	}
+	if (st == RIO_STATUS_OK)
+		return;
+	rio_target_refuse(t, id, peer, st);
+	rdma_destroy_id(id);
+}
+
+static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
+{
+	struct rio_tconn **pp;
+
+	for (pp = &t->conns; *pp; pp = &(*pp)->next) {
+		if (*pp == tc) {
+			*pp = tc->next;
+			break;
+		}
+	}
+	if (tc->id->qp)
+		rdma_destroy_qp(tc->id);
+	rdma_destroy_id(tc->id);
+	free(tc);
+	t->gone++;
+}
+
+static int rio_target_watch(struct rio_target *t, int timeout_ms)
+{
+	struct rdma_cm_event *ev;
+	int ret;
+
+	while (!(ret = rio_cm_next(t->ch, timeout_ms, &ev))) {
+		enum rdma_cm_event_type type = ev->event;
+		struct rdma_cm_id *id = ev->id;
+		struct rio_tconn *tc = id->context;
+
+		timeout_ms = 0;
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			rio_target_request(t, ev);
+			continue;
+		}
+		rdma_ack_cm_event(ev);
+		if (id == t->listen_id || (void *)tc == (void *)t) {
+			if (type == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+				rio_err("target job: the RDMA device under %s was removed",
+					t->where);
+				return -ENODEV;
+			}
+			continue;
+		}
+		switch (type) {
+		case RDMA_CM_EVENT_ESTABLISHED:
+			tc->established = true;
+			break;
+		case RDMA_CM_EVENT_DISCONNECTED:
+		case RDMA_CM_EVENT_CONNECT_ERROR:
+		case RDMA_CM_EVENT_UNREACHABLE:
+		case RDMA_CM_EVENT_REJECTED:
+		case RDMA_CM_EVENT_DEVICE_REMOVAL:
+			if (type != RDMA_CM_EVENT_DISCONNECTED)
+				rio_err("target job: connection from %s failed: %s",
+					tc->peer, rdma_event_str(type));
+			rio_target_drop(t, tc);
+			break;
+		default:
+			break;
+		}
+	}
+	return ret == -ETIMEDOUT ? 0 : ret;
+}
+
+enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
+{
+	struct ibv_recv_wr wr = { 0 }, *bad;
+	struct ibv_sge sge;
+	int ret;
+
+	if (io_u->ddir != DDIR_READ) {
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	if (t->receives) {
+		sge.addr = (uintptr_t)io_u->xfer_buf;
+		sge.length = io_u->xfer_buflen;
+		sge.lkey = t->io_mr->lkey;
+		wr.wr_id = (uintptr_t)io_u;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		ret = ibv_post_srq_recv(t->srq, &wr, &bad);
+		if (ret) {
+			io_u->error = ret;
+			return FIO_Q_COMPLETED;
+		}
+	}
+	/* Without receives the unit only marks the target as busy. */
+	t->staged[t->nstaged++] = io_u;
+	return FIO_Q_QUEUED;
+}
+
+int rio_target_commit(struct rio_target *t)
+{
+	struct thread_data *td = t->td;
+	struct timespec now;
+	unsigned int i;
+
+	if (!t->nstaged)
+		return 0;
+	if (fio_fill_issue_time(td)) {
+		fio_gettime(&now, NULL);
+		for (i = 0; i < t->nstaged; i++) {
+			t->staged[i]->issue_time = now;
+			io_u_queued(td, t->staged[i]);
+		}
+	}
+	io_u_mark_submit(td, t->nstaged);
+	t->nstaged = 0;
+	return 0;
+}
+
+static int rio_target_reap(struct rio_target *t)
+{
+	char msg[512];
+	int n, i;
+
+	if (!t->receives)
+		return 0;
+	n = ibv_poll_cq(t->cq, t->depth, t->wc);
+	if (n < 0) {
+		rio_err_call(-n, "ibv_poll_cq(target %s)", t->where);
+		return -EIO;
+	}
+	for (i = 0; i < n; i++) {
+		const struct ibv_wc *wc = &t->wc[i];
+		struct io_u *io_u = (struct io_u *)(uintptr_t)wc->wr_id;
+
+		if (wc->status == IBV_WC_SUCCESS) {
+			io_u->resid = io_u->xfer_buflen - wc->byte_len;
+		} else {
+			io_u->error = EIO;
+			rio_wc_errmsg(msg, sizeof(msg), wc, "receive",
+				      io_u->offset, io_u->xfer_buflen,
+				      "(any client)");
+			rio_err("target job: %s", msg);
+		}
+		t->ready[(t->rhead + t->rcount) % t->depth] = io_u;
+		t->rcount++;
+	}
+	return n;
+}
+
+static long rio_ts_ms(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+}
+
+int rio_target_getevents(struct rio_target *t, unsigned int min,
+			 unsigned int max, const struct timespec *ts)
+{
+	struct thread_data *td = t->td;
+	struct timespec start;
+	unsigned int spins = 0;
+	int ret;
+
+	t->rhead = (t->rhead + t->rgiven) % t->depth;
+	t->rcount -= t->rgiven;
+	t->rgiven = 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (t->rcount < min && !t->finished) {
+		ret = rio_target_reap(t);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			continue;
+		if (t->receives && ++spins & 255) {
+			if (!(spins & 63))
+				sched_yield();
+			continue;
+		}
+		/* Receives want busy polling; a one-sided target only waits
+		 * for connection events, so it sleeps in poll(). */
+		ret = rio_target_watch(t, t->receives ? 0 : 10);
+		if (ret)
+			return ret;
+		if (t->gone >= t->o->clients ||
+		    (td->o.timeout &&
+		     rio_ms_since(&t->start) >=
+			     (long)((td->o.timeout + td->o.ramp_time) / 1000))) {
+			/* Receives that landed before the last disconnect
+			 * are still counted. */
+			if (rio_target_reap(t) < 0)
+				return -EIO;
+			t->finished = true;
+			break;
+		}
+		if (td->terminate)
+			break;
+		if (ts && rio_ms_since(&start) >= rio_ts_ms(ts))
+			break;
+		/* Hand control back now and then: fio checks its clocks. */
+		if (rio_ms_since(&start) >= RIO_TARGET_SLICE_MS)
+			break;
+	}
+	if (t->finished)
+		td->done = 1;
+	t->rgiven = t->rcount < max ? t->rcount : max;
+	return t->rgiven;
+}
+
+struct io_u *rio_target_event(struct rio_target *t, int i)
+{
+	return t->ready[(t->rhead + i) % t->depth];
+}
+
+void rio_target_close(struct rio_target *t)
+{
+	struct rio_tconn *tc, *next;
+	int ret;
+
+	if (!t)
+		return;
+	for (tc = t->conns; tc; tc = tc->next)
+		if (tc->established)
+			rdma_disconnect(tc->id);
+	for (tc = t->conns; tc; tc = tc->next)
+		if (tc->id->qp)
+			rdma_destroy_qp(tc->id);
+	if (t->srq) {
+		ret = ibv_destroy_srq(t->srq);
+		if (ret)
+			rio_err_call(ret, "ibv_destroy_srq(target %s)",
+				     t->where);
+		t->srq = NULL;
+	}
+	if (t->cq) {
+		ret = ibv_destroy_cq(t->cq);
+		if (ret)
+			rio_err_call(ret, "ibv_destroy_cq(target %s)",
+				     t->where);
+		t->cq = NULL;
+	}
+	if (t->io_mr) {
+		ret = ibv_dereg_mr(t->io_mr);
+		if (ret)
+			rio_err_call(ret,
+				     "ibv_dereg_mr(target receive buffers)");
+		t->io_mr = NULL;
+	}
+	if (t->region_mr) {
+		ret = ibv_dereg_mr(t->region_mr);
+		if (ret)
+			rio_err_call(ret, "ibv_dereg_mr(target region)");
+		t->region_mr = NULL;
+	}
+	if (t->pd) {
+		ret = ibv_dealloc_pd(t->pd);
+		if (ret)
+			rio_err_call(ret, "ibv_dealloc_pd(target %s)",
+				     t->where);
+		t->pd = NULL;
+	}
+	for (tc = t->conns; tc; tc = next) {
+		next = tc->next;
+		rdma_destroy_id(tc->id);
+		free(tc);
+	}
+	t->conns = NULL;
+	if (t->listen_id) {
+		rdma_destroy_id(t->listen_id);
+		t->listen_id = NULL;
+	}
+	rio_cm_channel_delete(&t->ch);
+	if (t->devs) {
+		rdma_free_devices(t->devs);
+		t->devs = NULL;
+	}
+	if (t->region) {
+		munmap(t->region, t->region_len);
+		t->region = NULL;
+	}
+}
+
+void rio_target_delete(struct rio_target **tp)
+{
+	struct rio_target *t;
+
+	if (!tp || !*tp)
+		return;
+	t = *tp;
+	rio_target_close(t);
+	free(t->staged);
+	free(t->ready);
+	free(t->wc);
+	free(t);
+	*tp = NULL;
+}

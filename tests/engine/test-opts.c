@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option and bounds checks: each bad combination is refused with a
+ * message naming the option and the fix. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "log-capture.h"
+#include "opts.h"
+#include "proto.h"
+
+static struct rio_opts client_opts(void)
+{
+	struct rio_opts o = {
+		.hostname = "198.18.0.1",
+		.port = RIO_DEFAULT_PORT,
+		.verb = RIO_VERB_AUTO,
+		.connect_timeout = 5,
+		.clients = 1,
+		.qps = 1,
+	};
+	return o;
+}
+
+static struct rio_opts target_opts(void)
+{
+	struct rio_opts o = client_opts();
+
+	o.hostname = NULL;
+	o.listen = 1;
+	return o;
+}
+
+static struct rio_job write_job(void)
+{
+	struct rio_job j = {
+		.writes = true,
+		.min_bs = 4096,
+		.max_bs = 4096,
+		.size = 1 << 20,
+		.span = 1 << 20,
+		.iodepth = 32,
+	};
+	return j;
+}
+
+static void expect_refused(const struct rio_opts *o, const struct rio_job *j,
+			   const char *needle)
+{
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(o, j), -EINVAL);
+	if (!log_capture_has(needle))
+		fail_msg("message '%s' lacks '%s'", log_capture_text(), needle);
+}
+
+static void check__valid_client_and_target(void **state)
+{
+	struct rio_opts c = client_opts(), t = target_opts();
+	struct rio_job j = write_job(), tj = write_job();
+
+	(void)state;
+	tj.writes = false;
+	tj.reads = true;
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&c, &j), 0);
+	assert_int_equal(rio_opts_check(&t, &tj), 0);
+	assert_string_equal(log_capture_text(), "");
+}
+
+static void check__client_without_hostname(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	o.hostname = NULL;
+	expect_refused(&o, &j, "no hostname= given");
+	o.hostname = "";
+	expect_refused(&o, &j, "set 'listen'");
+}
+
+static void check__target_with_hostname(void **state)
+{
+	struct rio_opts o = target_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	j.writes = false;
+	o.hostname = "10.0.0.1";
+	expect_refused(&o, &j, "'listen' and 'hostname=10.0.0.1'");
+}
+
+static void check__target_rules(void **state)
+{
+	struct rio_opts o = target_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	expect_refused(&o, &j, "use rw=read");
+	j.writes = false;
+	j.verify = true;
+	expect_refused(&o, &j, "verify on the client");
+	j.verify = false;
+	j.size = 0;
+	expect_refused(&o, &j, "set size=");
+	j.size = 4096;
+	o.clients = 0;
+	expect_refused(&o, &j, "clients=0");
+}
+
+static void check__verb_contradicts_rw(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	o.verb = RIO_VERB_READ;
+	expect_refused(&o, &j, "verb=read only reads");
+	o.verb = RIO_VERB_WRITE;
+	j.reads = true;
+	expect_refused(&o, &j, "verb=write only moves data to the target");
+	j.reads = false;
+	j.verify = true;
+	expect_refused(&o, &j, "verify= reads the data back");
+	o.verb = RIO_VERB_SEND;
+	expect_refused(&o, &j, "verb=send");
+	o.verb = 42;
+	expect_refused(&o, &j, "verb=42 is unknown");
+}
+
+static void check__verify_only_reads(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	j.verify_only = true;
+	o.verb = RIO_VERB_READ;
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_READ);
+	o.verb = RIO_VERB_AUTO;
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_READ);
+}
+
+static void check__bounds(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	j.max_bs = 1ull << 33;
+	expect_refused(&o, &j, "4 GiB limit");
+	j.max_bs = 8192;
+	j.span = 4096;
+	expect_refused(&o, &j, "lower bs or raise size");
+	j = write_job();
+	o.qps = 0;
+	expect_refused(&o, &j, "qps=0");
+	o.qps = RIO_MAX_QPS + 1;
+	expect_refused(&o, &j, "outside 1..");
+	o.qps = 1;
+	o.port = 70000;
+	expect_refused(&o, &j, "port=70000");
+	o.port = 1;
+	j.iodepth = 0;
+	expect_refused(&o, &j, "iodepth=0");
+}
+
+static void need__follows_rw_and_verify(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_WRITE);
+	j.verify = true;
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_WRITE | RIO_NEED_READ);
+	o.verb = RIO_VERB_SEND;
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_SEND);
+	o.verb = RIO_VERB_WRITE_IMM;
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_IMM);
+}
+
+static void allowed__only_what_the_verb_needs(void **state)
+{
+	struct rio_opts o = target_opts();
+
+	(void)state;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_WRITE | RIO_NEED_READ);
+	o.verb = RIO_VERB_WRITE;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_WRITE);
+	o.verb = RIO_VERB_READ;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_READ);
+	o.verb = RIO_VERB_SEND;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_SEND);
+	assert_string_equal(rio_verb_name(RIO_VERB_WRITE_IMM), "write_imm");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(check__valid_client_and_target),
+		cmocka_unit_test(check__client_without_hostname),
+		cmocka_unit_test(check__target_with_hostname),
+		cmocka_unit_test(check__target_rules),
+		cmocka_unit_test(check__verb_contradicts_rw),
+		cmocka_unit_test(check__verify_only_reads),
+		cmocka_unit_test(check__bounds),
+		cmocka_unit_test(need__follows_rw_and_verify),
+		cmocka_unit_test(allowed__only_what_the_verb_needs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
