@@ -23,3 +23,18 @@ $(B)/tools/host.o: CPPFLAGS += -DRDMAIO_VERSION='"$(RDMAIO_VERSION)"'
 
 .PHONY: FORCE
 FORCE:
+
+# Host tests: the cmocka unit tests, and the script tests run through a
+# wrapper that names this build's rdmaio (plain or SAN=1).
+RDMAIO_TOOL_LIB_OBJS := $(filter-out $(B)/tools/rdmaio.o,$(RDMAIO_TOOL_OBJS))
+UNIT_TESTS += $(B)/tests/tools/test-tools $(B)/tests/tools/rdmaio-host
+
+$(B)/tests/tools/test-tools: $(B)/tests/tools/test-tools.o \
+		$(RDMAIO_TOOL_LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -ljson-c -lcrypto -lm
+
+$(B)/tests/tools/rdmaio-host: tests/tools/rdmaio-host.sh $(B)/rdmaio
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s/tests/tools/rdmaio-host.sh %s/$(B)/rdmaio\n' \
+		'$(CURDIR)' '$(CURDIR)' >$@
+	chmod +x $@

@@ -26,20 +26,33 @@ static double now_s(void)
 static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	int ret;
 
 	ret = posix_spawn_file_actions_init(&fa);
 	if (ret)
 		return -ret;
-	ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
-					       0);
+	ret = posix_spawnattr_init(&attr);
+	if (ret) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ret;
+	}
+	/* Its own process group, so a timeout also stops fio's job
+	 * processes, not only the parent. */
+	ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(&attr, 0);
+	if (!ret)
+		ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						       O_RDONLY, 0);
 	if (!ret && out_fd >= 0)
 		ret = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
 	if (!ret && err_fd >= 0)
 		ret = posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
 	if (!ret)
-		ret = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+		ret = posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	return -ret;
 }
 
@@ -48,13 +61,45 @@ static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
  * that never answers) cannot hang rdmaio: after the deadline it gets SIGTERM,
  * then SIGKILL two seconds later.
  */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * The child has its own process group, so the terminal's Ctrl-C does not
+ * reach it: pass such signals on while waiting.
+ */
+static void forward_signals(struct sigaction *old, int install)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop };
+	unsigned i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (install)
+			sigaction(sigs[i], &sa, &old[i]);
+		else
+			sigaction(sigs[i], &old[i], NULL);
+	}
+}
+
 static int reap(pid_t pid, unsigned timeout_s, const char *name)
 {
 	double deadline = timeout_s ? now_s() + timeout_s : 0;
-	int status, termed = 0;
+	int status, termed = 0, forwarded = 0;
+	struct sigaction old[3];
 	pid_t r;
 
+	stop_signal = 0;
+	forward_signals(old, 1);
 	for (;;) {
+		if (stop_signal && !forwarded) {
+			kill(-pid, stop_signal);
+			forwarded = 1;
+		}
 		r = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
 		if (r == pid)
 			break;
@@ -62,22 +107,26 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name)
 			int err = errno;
 
 			RIO_CALL_ERR(err, "waitpid", "%d", (int)pid);
+			forward_signals(old, 0);
 			return -err;
 		}
 		if (timeout_s && now_s() > deadline) {
 			if (!termed) {
 				RIO_ERR("%s did not finish within %u s: stopping it (raise --timeout if it needs longer)",
 					name, timeout_s);
-				kill(pid, SIGTERM);
+				kill(-pid, SIGTERM);
 				termed = 1;
 				deadline = now_s() + 2;
 			} else {
-				kill(pid, SIGKILL);
+				kill(-pid, SIGKILL);
 			}
 		}
 		if (timeout_s)
 			usleep(20000);
 	}
+	forward_signals(old, 0);
+	if (stop_signal)
+		raise(stop_signal);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
@@ -171,7 +220,7 @@ int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
 	rret = read_all(fds[0], out, timeout_s);
 	close(fds[0]);
 	if (rret == -ETIMEDOUT)
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 	ret = reap(pid, timeout_s, argv[0]);
 	if (rret) {
 		free(*out);

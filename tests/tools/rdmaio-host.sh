@@ -1,0 +1,144 @@
+#!/bin/bash
+# rdmaio on the host, with fio's own engines (psync on a temporary file, which
+# produces the same fio JSON as the RDMA jobs): results validate with an
+# independent validator and carry fio's own numbers, repeat runs differ only in
+# measured values, the physics check flags the 17.6 GiB/s fake and not an
+# honest run, report and compare work, and bad inputs fail cleanly.
+# Usage: tests/tools/rdmaio-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
+rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
+schema=$repo/results-schema/result.schema.json
+helper=$here/result-tool.py
+tmp=$(mktemp -d /tmp/rdmaio-host.XXXXXX)
+server_pid=
+cleanup() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+# nfsrdma next to rdmaio would describe this host's RDMA setup; the checks
+# below must not depend on it, and its absence is a case rdmaio handles.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+cat >pair.fio <<JOB
+; Two runs of one workload, named by rdmaio's pairing convention.
+[global]
+ioengine=psync
+filename=$tmp/data
+size=8m
+bs=64k
+rate=400m
+[seq-read-rdma]
+rw=read
+stonewall
+[seq-read-tcp]
+rw=read
+stonewall
+[seq-write-rdma]
+rw=write
+stonewall
+[seq-write-tcp]
+rw=write
+stonewall
+JOB
+valid() { python3 "$helper" validate "$schema" "$@"; }
+
+check "run writes a result" "$rdmaio" run -o r1.json pair.fio
+check "the result validates with python3-jsonschema" valid r1.json
+check "results equal fio's own numbers, job files and argv recorded" \
+	python3 "$helper" fio-numbers r1.json pair.fio
+check "RDMA/TCP comparisons for both workloads and directions" \
+	python3 "$helper" comparisons r1.json 2
+mv r1.json first.json
+check "the same jobs run again" "$rdmaio" run -o r1.json pair.fio
+check "two runs differ only in measured values and timestamps" \
+	python3 "$helper" same-but-measured first.json r1.json
+
+# fio's JSON imported as is: the embedded copy must be byte-for-value equal.
+fio --output-format=json+ --output=fio.json pair.fio >/dev/null 2>&1
+check "--fio-json keeps fio's JSON untouched" \
+	bash -c "'$rdmaio' run --fio-json fio.json -o imp.json pair.fio >/dev/null &&
+		python3 '$helper' untouched imp.json fio.json && python3 '$helper' validate '$schema' imp.json"
+
+# The published 17.6 GiB/s claim against one 100 Gb/s link, and an honest run.
+python3 "$helper" set-read-bw fio.json 17.6 fake.json
+python3 "$helper" set-read-bw fio.json 9.5 honest.json
+check_fails "check flags 17.6 GiB/s read on a 100 Gb/s link" 3 \
+	'flagged payload-ceiling: read 17.60 GiB/s \(151.2 Gb/s\) exceeds the 11.41 GiB/s' \
+	"$rdmaio" check fake.json --link-gbps 100
+check_fails "... with its likely causes" 3 'likely cause: .*cache' \
+	"$rdmaio" check fake.json --link-gbps 100
+check "check passes an honest 9.5 GiB/s on the same link" \
+	"$rdmaio" check honest.json --link-gbps 100
+check "the real psync run passes too" "$rdmaio" check fio.json --link-gbps 100
+check "a result built from the fake has a flagged check and validates" \
+	bash -c "'$rdmaio' run --fio-json fake.json --link-gbps 100 -o fake-result.json >/dev/null &&
+		python3 '$helper' validate '$schema' fake-result.json &&
+		python3 '$helper' flagged fake-result.json 1"
+check "... and the honest one has none" \
+	bash -c "'$rdmaio' run --fio-json honest.json --link-gbps 100 -o honest-result.json >/dev/null &&
+		python3 '$helper' flagged honest-result.json 0"
+
+"$rdmaio" report r1.json --plot chart.svg >report.md 2>report.err
+check "report's table figures match the JSON" python3 "$helper" table report.md r1.json
+check "report renders a non-empty SVG" bash -c "test -s chart.svg && grep -q '<svg' chart.svg"
+check "report renders a PNG" bash -c "'$rdmaio' report r1.json --plot chart.png >/dev/null &&
+	head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
+check "compare of two runs of the same jobs finds no environment difference" \
+	bash -c "'$rdmaio' compare first.json r1.json | grep -q '^- none: same versions'"
+python3 "$helper" change-env r1.json changed.json
+check "compare names an environment change" \
+	bash -c "'$rdmaio' compare first.json changed.json | grep -q '^- fio version: fio-3.33 -> fio-9.99'"
+python3 "$helper" scale-bw r1.json 0.5 slower.json
+check "compare flags a halved bandwidth beyond noise" \
+	bash -c "'$rdmaio' compare r1.json slower.json | grep -q 'seq-read-rdma (read) | MiB/s .* -50.0% .*beyond noise'"
+
+# fio client/server mode on this host: the numbers are kept per host.
+port=$((20000 + RANDOM % 20000))
+fio --server=,"$port" >server.log 2>&1 &
+server_pid=$!
+sleep 1
+check "--client runs the jobs through fio --server and keeps the host" \
+	bash -c "'$rdmaio' run --client localhost,$port -o client.json pair.fio >/dev/null &&
+		python3 '$helper' validate '$schema' client.json &&
+		python3 '$helper' client client.json localhost"
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+server_pid=
+
+# Bad inputs: a clear message, a non-zero exit, and no result file at all.
+nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }
+check_fails "missing job file" 1 'job file nosuch.fio: cannot read it: No such file' \
+	"$rdmaio" run -o bad.json nosuch.fio
+printf '[x]\nioengine=psync\nrw=nosuchmode\n' >broken.fio
+check_fails "fio failing" 1 'fio exited with status 1 .*no result written' \
+	"$rdmaio" run -o bad.json broken.fio
+check_fails "fio missing" 1 "cannot start fio '/nonexistent/fio'" \
+	"$rdmaio" run --fio /nonexistent/fio -o bad.json pair.fio
+printf '[x]\nioengine=psync\nfilename=%s/data\nsize=8m\nrw=read\ntime_based\nruntime=60\n' "$tmp" >long.fio
+check_fails "a hung fio is stopped by --timeout" 1 'did not finish within 1 s' \
+	"$rdmaio" run --timeout 1 -o bad.json long.fio
+printf '{"fio version": "fio-3.33", "jobs": [' >bad-trunc.json
+check_fails "truncated fio JSON" 1 'JSON ends early' \
+	"$rdmaio" run --fio-json bad-trunc.json -o bad.json
+echo 'not json' >bad-text.json
+check_fails "invalid JSON to report" 1 'not valid JSON' "$rdmaio" report bad-text.json
+check_fails "fio JSON given to report is not a result" 1 'not an rdmaio result: at /: missing required member' \
+	"$rdmaio" report fio.json
+rm -f bad-trunc.json bad-text.json
+check_fails "output folder missing" 1 'folder /nonexistent does not exist' \
+	"$rdmaio" run -o /nonexistent/bad.json pair.fio
+check_fails "output cannot be written" 1 'cannot write it' \
+	"$rdmaio" run --fio-json fio.json -o /proc/bad.json
+check_fails "output is a folder" 1 'is a folder' "$rdmaio" run -o "$tmp" pair.fio
+check_fails "plot with an unknown format" 1 'must end in .svg or .png' \
+	"$rdmaio" report r1.json --plot bad.pdf
+check_fails "unknown command" 2 "unknown command 'frobnicate'" "$rdmaio" frobnicate
+check_fails "bad link option" 2 'not a number' "$rdmaio" check fio.json --link-gbps fast
+check "no failed run left a result or a temporary file" nothing_written
+check "no temporary file left next to the results" \
+	bash -c "! ls '$tmp' | grep -q '\.tmp\.'"
+done_testing

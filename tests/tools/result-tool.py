@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Independent checks of rdmaio result files for tests/tools/rdmaio-host.sh.
+
+Each subcommand exits 0 when the check holds, else prints why and exits 1.
+It reads results with Python's json and jsonschema, not with rdmaio's code.
+"""
+import copy
+import hashlib
+import json
+import re
+import sys
+
+import jsonschema
+
+GIB = 1024 ** 3
+MIB = 1024 ** 2
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def save(doc, path):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+
+def entries(output):
+    if "client_stats" in output:
+        return [e for e in output["client_stats"] if e["jobname"] != "All clients"]
+    return output["jobs"]
+
+
+def validate(schema, *docs):
+    s = load(schema)
+    jsonschema.Draft202012Validator.check_schema(s)
+    for d in docs:
+        jsonschema.Draft202012Validator(s).validate(load(d))
+
+
+def pct(entry, d, p):
+    return entry[d]["clat_ns"].get("percentile", {}).get("%f" % p)
+
+
+def same_numbers(doc):
+    out = entries(doc["fio"]["output"])
+    res = doc["results"]
+    if len(out) != len(res):
+        fail("%d results for %d fio entries" % (len(res), len(out)))
+    for e, r in zip(out, res):
+        if e["jobname"] != r["jobname"]:
+            fail("jobname %s != %s" % (r["jobname"], e["jobname"]))
+        for d in ("read", "write"):
+            if e[d]["io_bytes"] == 0:
+                if r[d] is not None:
+                    fail("%s %s: fio moved no data but result has numbers" % (r["jobname"], d))
+                continue
+            x = r[d]
+            pairs = [(x["bw_bytes"], e[d]["bw_bytes"]), (x["iops"], e[d]["iops"]),
+                     (x["io_bytes"], e[d]["io_bytes"]), (x["runtime_ms"], e[d]["runtime"]),
+                     (x["total_ios"], e[d]["total_ios"]),
+                     (x["clat_ns"]["p50"], pct(e, d, 50)), (x["clat_ns"]["p99"], pct(e, d, 99)),
+                     (x["clat_ns"]["p99_9"], pct(e, d, 99.9))]
+            for got, want in pairs:
+                if got != want:
+                    fail("%s %s: %r != fio's %r" % (r["jobname"], d, got, want))
+
+
+def fio_numbers(path, *jobs):
+    doc = load(path)
+    same_numbers(doc)
+    if doc["versions"]["fio"] != doc["fio"]["output"]["fio version"]:
+        fail("fio version mismatch")
+    if doc["fio"]["argv"] != ["fio", "--output-format=json+"] + list(jobs):
+        fail("fio argv %r" % doc["fio"]["argv"])
+    for jf, path in zip(doc["job_files"], jobs):
+        with open(path, "rb") as f:
+            data = f.read()
+        if jf["path"] != path or jf["sha256"] != hashlib.sha256(data).hexdigest() \
+                or jf["text"] != data.decode():
+            fail("job file record wrong for %s" % path)
+
+
+def comparisons(path, n):
+    doc = load(path)
+    cs = doc["comparisons"]
+    if len(cs) != int(n):
+        fail("%d comparisons, want %s" % (len(cs), n))
+    by_name = {r["jobname"]: r for r in doc["results"]}
+    for c in cs:
+        d = c["direction"]
+        r, t = by_name[c["rdma"]["jobname"]], by_name[c["tcp"]["jobname"]]
+        if c["rdma"]["bw_bytes"] != r[d]["bw_bytes"] or c["tcp"]["bw_bytes"] != t[d]["bw_bytes"]:
+            fail("comparison bandwidth differs from the jobs'")
+        if abs(c["bw_ratio"] - r[d]["bw_bytes"] / t[d]["bw_bytes"]) > 1e-9:
+            fail("ratio %r wrong" % c["bw_ratio"])
+        if c["rdma"]["clat_ns"]["p99"] != r[d]["clat_ns"]["p99"]:
+            fail("p99 differs from the job's")
+
+
+MEASURED_KEYS = {"time", "timestamp", "timestamp_ms", "created", "bins"}
+
+
+def mask(v, key=None):
+    """Replaces measured values: every number, fio's timestamps and the
+    latency histograms; strings keep their text with digits masked only in
+    check messages."""
+    if key in MEASURED_KEYS:
+        return "<masked>"
+    if isinstance(v, dict):
+        return {k: mask(x, k) for k, x in v.items()}
+    if isinstance(v, list):
+        return [mask(x, key) for x in v]
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, (int, float)):
+        return 0
+    if key == "message":
+        return re.sub(r"[0-9]+(\.[0-9]+)?", "#", v)
+    return v
+
+
+def first_diff(a, b, path=""):
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return path + "/" + k
+            p = first_diff(a[k], b[k], path + "/" + k)
+            if p is not None:
+                return p
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return path
+        for i, (x, y) in enumerate(zip(a, b)):
+            p = first_diff(x, y, "%s/%d" % (path, i))
+            if p is not None:
+                return p
+        return None
+    return None if a == b else path
+
+
+def same_but_measured(p1, p2):
+    a, b = mask(load(p1)), mask(load(p2))
+    # The job options and every non-measured field must match exactly.
+    d = first_diff(a, b)
+    if d is not None:
+        fail("results differ beyond measured values at %s" % d)
+    if load(p1)["fio"]["output"]["jobs"][0]["read"]["bw_bytes"] == 0:
+        fail("masking compared empty runs")
+
+
+def untouched(res, fio):
+    if load(res)["fio"]["output"] != load(fio):
+        fail("embedded fio output differs from fio's file")
+
+
+def set_read_bw(src, gib, dst):
+    doc = load(src)
+    j = doc["jobs"][0]
+    j["read"]["bw_bytes"] = int(float(gib) * GIB)
+    j["read"]["bw"] = j["read"]["bw_bytes"] // 1024
+    save(doc, dst)
+
+
+def flagged(path, n):
+    got = [c for c in load(path)["checks"] if c["status"] == "flagged"]
+    if len(got) != int(n):
+        fail("%d flagged checks, want %s: %r" % (len(got), n, got))
+    for c in got:
+        if not c["likely_causes"]:
+            fail("flagged without likely causes")
+
+
+def lat(clat):
+    return " / ".join("-" if clat[k] is None else "%.1f" % (clat[k] / 1000)
+                      for k in ("p50", "p99", "p99_9"))
+
+
+def table(md, path):
+    doc = load(path)
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in open(md, encoding="utf-8") if line.startswith("| ")]
+    want = []
+    for c in doc["comparisons"]:
+        want.append(["%s (%s)" % (c["workload"], c["direction"]),
+                     "%.2f" % (c["rdma"]["bw_bytes"] / MIB), "%.2f" % (c["tcp"]["bw_bytes"] / MIB),
+                     "%.2f" % c["bw_ratio"], lat(c["rdma"]["clat_ns"]), lat(c["tcp"]["clat_ns"])])
+    for r in doc["results"]:
+        for d in ("read", "write"):
+            if r[d]:
+                want.append(["%s (%s)" % (r["jobname"], d), "%.2f" % (r[d]["bw_bytes"] / MIB),
+                             "%.0f" % r[d]["iops"], lat(r[d]["clat_ns"])])
+    for w in want:
+        if w not in rows:
+            fail("row %r not in the report:\n%s" % (w, open(md, encoding="utf-8").read()))
+    if len(want) != len(rows) - 2:  # two header rows
+        fail("%d data rows, want %d" % (len(rows) - 2, len(want)))
+
+
+def change_env(src, dst):
+    doc = load(src)
+    doc["versions"]["fio"] = "fio-9.99"
+    save(doc, dst)
+
+
+def scale_bw(src, factor, dst):
+    doc = load(src)
+    for r in doc["results"]:
+        for d in ("read", "write"):
+            if r[d]:
+                r[d]["bw_bytes"] = int(r[d]["bw_bytes"] * float(factor))
+    save(doc, dst)
+
+
+def client(path, host):
+    doc = load(path)
+    same_numbers(doc)
+    if not doc["results"] or any(r["host"] != host for r in doc["results"]):
+        fail("hosts %r" % [r["host"] for r in doc["results"]])
+    if not any(a.startswith("--client=" + host) for a in doc["fio"]["argv"]):
+        fail("argv %r" % doc["fio"]["argv"])
+    if not any(w["code"] == "remote-environment" for w in doc["warnings"]):
+        fail("no remote-environment warning")
+
+
+COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
+            "same-but-measured": same_but_measured, "untouched": untouched,
+            "set-read-bw": set_read_bw, "flagged": flagged, "table": table,
+            "change-env": change_env, "scale-bw": scale_bw, "client": client}
+
+if __name__ == "__main__":
+    COMMANDS[sys.argv[1]](*sys.argv[2:])

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of rdmaio's pieces that need no fio run: link ceilings, the
+ * schema validator, the sysfs/mount-table fallback (on a temporary root),
+ * CPU detection, job pairing and percentile merging.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../tools/check.h"
+#include "../../tools/envstatus.h"
+#include "../../tools/host.h"
+#include "../../tools/jutil.h"
+#include "../../tools/schema.h"
+#include "../../tools/summary.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+
+static void ceiling__matches_published_100g_figures(void **state)
+{
+	(void)state;
+	/* ANCHORS.md section 4: 11.41 GiB/s RoCEv2, 11.57 GiB/s IB. */
+	assert_true(fabs(rio_check_ceiling(100, "ethernet", 4096) / GIB -
+			 11.41) < 0.005);
+	assert_true(fabs(rio_check_ceiling(100, "infiniband", 4096) / GIB -
+			 11.57) < 0.005);
+	assert_true(rio_check_ceiling(100, "ethernet", 1024) <
+		    rio_check_ceiling(100, "ethernet", 4096));
+}
+
+static void ceiling__17_6_gib_exceeds_one_100g_link(void **state)
+{
+	(void)state;
+	assert_true(17.6 * GIB > rio_check_ceiling(100, "ethernet", 4096));
+	assert_true(17.6 * GIB > rio_check_ceiling(100, "infiniband", 4096));
+}
+
+static json_object *parse(const char *text)
+{
+	json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	return o;
+}
+
+static void links__option_is_validated(void **state)
+{
+	struct rio_link_opt bad = { .rate_gbps = 100, .link_layer = "fddi" };
+	struct rio_link_opt ok = { .rate_gbps = 25, .mtu = 1024 };
+	json_object *l;
+
+	(void)state;
+	assert_null(rio_check_links(&bad, NULL));
+	l = rio_check_links(&ok, NULL);
+	assert_int_equal(rio_json_len(l), 1);
+	assert_string_equal(rio_json_str(json_object_array_get_idx(l, 0),
+					 "link_layer"),
+			    "ethernet");
+	json_object_put(l);
+}
+
+static void links__only_active_ports_and_qdr_encoding(void **state)
+{
+	struct rio_link_opt none = { 0 };
+	json_object *st = parse(
+		"{\"rdma_devices\":[{\"name\":\"mlx4_0\",\"ports\":["
+		"{\"port\":1,\"state\":\"ACTIVE\",\"link_layer\":\"InfiniBand\","
+		"\"active_mtu\":4096,\"rate\":\"40 Gb/sec (4X QDR)\",\"rate_gbps\":40},"
+		"{\"port\":2,\"state\":\"DOWN\",\"link_layer\":\"InfiniBand\","
+		"\"active_mtu\":4096,\"rate_gbps\":40}]}]}");
+	json_object *l = rio_check_links(&none, st);
+
+	(void)state;
+	assert_int_equal(rio_json_len(l), 1);
+	/* QDR signals 40 Gb/s but carries 32 (8b/10b). */
+	assert_true(fabs(rio_json_num(json_object_array_get_idx(l, 0),
+				      "rate_gbps", 0) -
+			 32) < 1e-9);
+	json_object_put(l);
+	json_object_put(st);
+}
+
+static void schema__validator_accepts_and_rejects(void **state)
+{
+	json_object *s = parse(
+		"{\"type\":\"object\",\"required\":[\"a\"],"
+		"\"additionalProperties\":false,\"properties\":{"
+		"\"a\":{\"type\":\"integer\",\"minimum\":1},"
+		"\"b\":{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#/$defs/h\"}]}},"
+		"\"$defs\":{\"h\":{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{4}$\"}}}");
+	json_object *good = parse("{\"a\":2,\"b\":\"beef\"}");
+	json_object *nul = parse("{\"a\":2,\"b\":null}");
+	json_object *pat = parse("{\"a\":2,\"b\":\"BEEF\"}");
+	json_object *min = parse("{\"a\":0}");
+	json_object *extra = parse("{\"a\":1,\"c\":1}");
+	json_object *miss = parse("{}");
+	char err[512];
+
+	(void)state;
+	assert_int_equal(rio_schema_validate(s, good, err, sizeof(err)), 0);
+	assert_int_equal(rio_schema_validate(s, nul, err, sizeof(err)), 0);
+	assert_int_not_equal(rio_schema_validate(s, pat, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "/b"));
+	assert_int_not_equal(rio_schema_validate(s, min, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "/a"));
+	assert_int_not_equal(rio_schema_validate(s, extra, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "\"c\""));
+	assert_int_not_equal(rio_schema_validate(s, miss, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "missing required member \"a\""));
+	json_object_put(s);
+	json_object_put(good);
+	json_object_put(nul);
+	json_object_put(pat);
+	json_object_put(min);
+	json_object_put(extra);
+	json_object_put(miss);
+}
+
+static void schema__builtin_rejects_empty_document(void **state)
+{
+	json_object *doc = parse("{\"schema\":\"rdmaio-result/1\"}");
+	char err[512];
+
+	(void)state;
+	assert_non_null(strstr(rio_schema_text(), "rdmaio-result/1"));
+	assert_int_not_equal(rio_schema_validate_result(doc, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "missing required member"));
+	json_object_put(doc);
+}
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[4096], cmd[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void sysfs__rxe_device_and_nfs_mounts(void **state)
+{
+	char root[] = "/tmp/rdmaio-unit-XXXXXX", cmd[256];
+	json_object *st, *dev, *port, *m;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put_file(root, "sys/class/infiniband/rxe0/parent", "veth0\n");
+	put_file(root, "sys/class/infiniband/rxe0/ports/1/state",
+		 "4: ACTIVE\n");
+	put_file(root, "sys/class/infiniband/rxe0/ports/1/link_layer",
+		 "Ethernet\n");
+	put_file(root, "sys/class/infiniband/rxe0/ports/1/rate",
+		 "10 Gb/sec (1X QDR)\n");
+	put_file(root, "sys/class/net/veth0/mtu", "1500\n");
+	put_file(
+		root, "proc/self/mounts",
+		"proc /proc proc rw 0 0\n"
+		"198.18.0.1:/srv/x /mnt/my\\040dir nfs4 rw,vers=4.2,rsize=1048576,wsize=1048576,proto=rdma,port=20049,addr=198.18.0.1 0 0\n");
+	st = rio_envstatus_from_sysfs(root);
+	dev = json_object_array_get_idx(rio_json_get(st, "rdma_devices"), 0);
+	assert_string_equal(rio_json_str(dev, "name"), "rxe0");
+	assert_string_equal(rio_json_str(dev, "driver"), "rdma_rxe");
+	assert_string_equal(rio_json_str(dev, "transport"), "software");
+	port = json_object_array_get_idx(rio_json_get(dev, "ports"), 0);
+	assert_string_equal(rio_json_str(port, "state"), "ACTIVE");
+	assert_string_equal(rio_json_str(port, "netdev"), "veth0");
+	/* 1500-byte frames fit a 1024-byte RoCE MTU, not 2048. */
+	assert_int_equal((int)rio_json_num(port, "active_mtu", 0), 1024);
+	assert_int_equal((int)rio_json_num(port, "rate_gbps", 0), 10);
+	assert_int_equal(rio_json_len(rio_json_get(st, "nfs_mounts")), 1);
+	m = json_object_array_get_idx(rio_json_get(st, "nfs_mounts"), 0);
+	assert_string_equal(rio_json_str(m, "mountpoint"), "/mnt/my dir");
+	assert_string_equal(rio_json_str(m, "proto"), "rdma");
+	assert_string_equal(rio_json_str(m, "vers"), "4.2");
+	assert_int_equal((int)rio_json_num(m, "port", 0), 20049);
+	assert_int_equal((int)rio_json_num(m, "rsize", 0), 1048576);
+	assert_null(rio_json_get(m, "nconnect"));
+	json_object_put(st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void host__qemu_cpu_is_emulated(void **state)
+{
+	char root[] = "/tmp/rdmaio-unit-XXXXXX", cmd[256];
+	json_object *h, *cpu;
+
+	(void)state;
+	unsetenv("RDMAIO_LAB");
+	assert_non_null(mkdtemp(root));
+	put_file(
+		root, "proc/cpuinfo",
+		"processor\t: 0\nmodel name\t: QEMU Virtual CPU version 2.5+\n"
+		"flags\t\t: fpu de pse hypervisor lahf_lm\n\n"
+		"processor\t: 1\nmodel name\t: QEMU Virtual CPU version 2.5+\n");
+	h = rio_host_describe(root);
+	cpu = rio_json_get(h, "cpu");
+	assert_int_equal((int)rio_json_num(cpu, "count", 0), 2);
+	assert_true(json_object_get_boolean(rio_json_get(cpu, "hypervisor")));
+	assert_true(json_object_get_boolean(rio_json_get(cpu, "emulated")));
+	json_object_put(h);
+	put_file(
+		root, "proc/cpuinfo",
+		"processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu hypervisor\n");
+	h = rio_host_describe(root);
+	assert_false(json_object_get_boolean(
+		rio_json_get(rio_json_get(h, "cpu"), "emulated")));
+	json_object_put(h);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void summary__pairing_by_suffix(void **state)
+{
+	size_t n;
+
+	(void)state;
+	assert_string_equal(rio_summary_transport("seq-read-rdma", &n), "rdma");
+	assert_int_equal(n, 8);
+	assert_string_equal(rio_summary_transport("rand4k-tcp", &n), "tcp");
+	assert_int_equal(n, 6);
+	assert_null(rio_summary_transport("rdma", &n));
+	assert_null(rio_summary_transport("seq-read", &n));
+}
+
+static void summary__percentiles_merge_bins(void **state)
+{
+	json_object *a = parse(
+		"{\"read\":{\"clat_ns\":{\"percentile\":{\"50.000000\":7},"
+		"\"bins\":{\"100\":50,\"200\":50}}}}");
+	json_object *b = parse(
+		"{\"read\":{\"clat_ns\":{\"bins\":{\"300\":98,\"900\":2}}}}");
+	json_object *both[2] = { a, b };
+
+	(void)state;
+	/* One entry: fio's own figure, even if bins would say otherwise. */
+	assert_int_equal((int)rio_summary_clat_pct(both, 1, "read", 50), 7);
+	/* Two: 200 samples, the 100th is 200 ns, the 199th is 900 ns. */
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 50), 200);
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 99), 300);
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 99.9), 900);
+	assert_true(isnan(rio_summary_clat_pct(both, 2, "write", 50)));
+	json_object_put(a);
+	json_object_put(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ceiling__matches_published_100g_figures),
+		cmocka_unit_test(ceiling__17_6_gib_exceeds_one_100g_link),
+		cmocka_unit_test(links__option_is_validated),
+		cmocka_unit_test(links__only_active_ports_and_qdr_encoding),
+		cmocka_unit_test(schema__validator_accepts_and_rejects),
+		cmocka_unit_test(schema__builtin_rejects_empty_document),
+		cmocka_unit_test(sysfs__rxe_device_and_nfs_mounts),
+		cmocka_unit_test(host__qemu_cpu_is_emulated),
+		cmocka_unit_test(summary__pairing_by_suffix),
+		cmocka_unit_test(summary__percentiles_merge_bins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
