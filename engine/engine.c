@@ -261,10 +261,16 @@ static int rio_getevents(struct thread_data *td, unsigned int min,
 			 unsigned int max, const struct timespec *t)
 {
 	struct rio_engine *e = td->io_ops_data;
+	int ret;
 
 	if (e->client)
-		return rio_client_getevents(e->client, min, max, t);
-	return rio_target_getevents(e->target, min, max, t);
+		ret = rio_client_getevents(e->client, min, max, t);
+	else
+		ret = rio_target_getevents(e->target, min, max, t);
+	/* fio records a negative getevents result as is; give it errno. */
+	if (ret < 0)
+		td_verror(td, -ret, "rdmaio getevents");
+	return ret;
 }
 
 static struct io_u *rio_event(struct thread_data *td, int event)
@@ -276,37 +282,26 @@ static struct io_u *rio_event(struct thread_data *td, int event)
 	return rio_target_event(e->target, event);
 }
 
-static int rio_open_file(struct thread_data *td, struct fio_file *f)
+static int rio_file_noop(struct thread_data *td, struct fio_file *f)
 {
 	(void)td;
 	(void)f;
 	return 0;
 }
 
-/* Resources over fio's buffers go before fio frees them: fio closes files,
- * then frees I/O units (io_u_free) and buffers, and only then calls
- * cleanup. Whichever of these comes first releases them. */
-static void rio_release(struct thread_data *td)
+/* The MR over fio's buffers must go before fio frees them: fio frees the
+ * I/O units (io_u_free) and then the buffers, and only then calls
+ * cleanup. Not at close_file: fio closes and reopens files between the
+ * write and the verify phase of one job. */
+static void rio_io_u_free(struct thread_data *td, struct io_u *io_u)
 {
 	struct rio_engine *e = td->io_ops_data;
 
+	(void)io_u;
 	if (!e)
 		return;
 	rio_client_close(e->client);
 	rio_target_close(e->target);
-}
-
-static int rio_close_file(struct thread_data *td, struct fio_file *f)
-{
-	(void)f;
-	rio_release(td);
-	return 0;
-}
-
-static void rio_io_u_free(struct thread_data *td, struct io_u *io_u)
-{
-	(void)io_u;
-	rio_release(td);
 }
 
 static void rio_cleanup(struct thread_data *td)
@@ -333,8 +328,8 @@ __attribute__((visibility("default"))) struct ioengine_ops ioengine = {
 	.getevents = rio_getevents,
 	.event = rio_event,
 	.cleanup = rio_cleanup,
-	.open_file = rio_open_file,
-	.close_file = rio_close_file,
+	.open_file = rio_file_noop,
+	.close_file = rio_file_noop,
 	.io_u_free = rio_io_u_free,
 	.options = rio_options,
 	.option_struct_size = sizeof(struct rio_opts),

@@ -19,8 +19,6 @@
 #include "proto.h"
 #include "target.h"
 
-#define RIO_TARGET_SLICE_MS 50
-
 struct rio_tconn {
 	struct rdma_cm_id *id;
 	char peer[80];
@@ -430,8 +428,8 @@ enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
 	struct ibv_sge sge;
 	int ret;
 
-	if (io_u->ddir != DDIR_READ) {
-		io_u->error = EINVAL;
+	if (io_u->ddir != DDIR_READ || t->finished) {
+		io_u->error = io_u->ddir != DDIR_READ ? EINVAL : ESHUTDOWN;
 		return FIO_Q_COMPLETED;
 	}
 	if (t->receives) {
@@ -549,14 +547,17 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 		}
 		if (td->terminate)
 			break;
+		/* No early return otherwise: with every unit held, fio
+		 * would find none free and end the job. */
 		if (ts && rio_ms_since(&start) >= rio_ts_ms(ts))
 			break;
-		/* Hand control back now and then: fio checks its clocks. */
-		if (rio_ms_since(&start) >= RIO_TARGET_SLICE_MS)
-			break;
 	}
-	if (t->finished)
+	if (t->finished) {
+		/* Served: nothing will arrive any more, and the receive
+		 * buffers' MR must go before fio frees them. */
 		td->done = 1;
+		rio_target_close(t);
+	}
 	t->rgiven = t->rcount < max ? t->rcount : max;
 	return t->rgiven;
 }
