@@ -1,5 +1,7 @@
 # rdmaio — see README.md. `make deps` once, then `make`, `make test`, `make demo`.
 PREFIX ?= /usr/local
+# make demo: LAB=1 runs in the lab; LAB=0 DEV=... SERVER=... on this host.
+LAB ?= 1
 CC ?= cc
 FIO ?= fio
 # SAN=1 builds everything with ASan/UBSan into build/san; tests run both builds.
@@ -64,7 +66,7 @@ test: all
 	@tests/run
 
 demo: all
-	@scripts/demo
+	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/demo
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib

@@ -17,15 +17,8 @@ check "rxe0 has a RoCE v2 GID for the IPv6 lab address" \
 		grep -q "fd18:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*'
 
 # ib_write_bw over rdma_cm, server and client on rxe0, 2 s of 64 KiB writes.
-ib_write_bw -d "$RDMAIO_RDMA_DEV" -R -s 65536 -D 2 >/tmp/srv.log 2>&1 &
-srv=$!
-out=
-for _ in $(seq 20); do
-	sleep 0.5
-	out=$(ib_write_bw -d "$RDMAIO_RDMA_DEV" -R -s 65536 -D 2 "$RDMAIO_SERVER_IP" 2>&1) && break
-done
-kill $srv 2>/dev/null
-wait $srv 2>/dev/null
+. "$(dirname "$0")/../../scripts/perftest.sh"
+out=$(perftest_pair "$RDMAIO_SERVER_IP" ib_write_bw -d "$RDMAIO_RDMA_DEV" -R -s 65536 -D 2)
 bw=$(printf '%s\n' "$out" | awk '$1 == 65536 { print $4 }')
 echo "# ib_write_bw 64 KiB over rxe0: ${bw:-none} MiB/s"
 check "ib_write_bw moves data over rxe0 (64 KiB, ${bw:-?} MiB/s)" \

@@ -10,15 +10,8 @@ check_fails "server-exec returns the server command's status and output" 4 '^lab
 check "the server's rxe0 is ACTIVE too" \
 	"$RDMAIO_SERVER_EXEC" sh -c 'ibv_devinfo -d rxe0 | grep -q PORT_ACTIVE'
 
-"$RDMAIO_SERVER_EXEC" ib_write_bw -d rxe0 -R -s 65536 -D 3 >/tmp/srv.log 2>&1 &
-srv=$!
-out=
-for _ in $(seq 30); do
-	sleep 0.5
-	out=$(ib_write_bw -d "$RDMAIO_RDMA_DEV" -R -s 65536 -D 3 "$RDMAIO_SERVER_IP" 2>&1) && break
-done
-kill $srv 2>/dev/null
-wait $srv 2>/dev/null
+. "$(dirname "$0")/../../scripts/perftest.sh"
+out=$(PERFTEST_SERVER_EXEC=$RDMAIO_SERVER_EXEC perftest_pair "$RDMAIO_SERVER_IP" ib_write_bw -d "$RDMAIO_RDMA_DEV" -R -s 65536 -D 2)
 bw=$(printf '%s\n' "$out" | awk '$1 == 65536 { print $4 }')
 echo "# ib_write_bw 64 KiB client guest -> server guest: ${bw:-none} MiB/s"
 check "ib_write_bw moves data from one guest to the other (${bw:-?} MiB/s)" \
