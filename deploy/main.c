@@ -13,6 +13,8 @@
 #include "cmd.h"
 #include "link.h"
 #include "log.h"
+#include "nfsd.h"
+#include "status.h"
 
 static void usage(FILE *f)
 {
@@ -75,11 +77,109 @@ static int cmd_link(int argc, char **argv)
 			    NULL);
 }
 
+/* Parses a whole decimal number in [min, max]; -1 when it is not one. */
+int nr_parse_int(const char *s, int min, int max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return (int)v;
+}
+
+static int int_opt(const char *name, const char *arg, int min, int max,
+		   int *out)
+{
+	int v = nr_parse_int(arg, min, max);
+
+	if (v < 0) {
+		fprintf(stderr,
+			"nfsrdma: %s '%s' is not a number from %d to %d\n",
+			name, arg, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int cmd_server(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rdma-port", required_argument, NULL, 'r' },
+		{ "tcp-port", required_argument, NULL, 'T' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "versions", required_argument, NULL, 'v' },
+		{ "grace", required_argument, NULL, 'g' },
+		{ "lease", required_argument, NULL, 'l' },
+		{ "persist", no_argument, NULL, 'p' },
+		{ 0 }
+	};
+	struct nr_nfsd_req req = { .rdma_port = 20049, .tcp_port = 2049 };
+	const char *versions = "3,4,4.1,4.2";
+	int c, persist = 0, bad = 0;
+
+	if (argc < 2)
+		return nr_bad_usage("server: expected start, stop or status",
+				    NULL);
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			bad |= int_opt("--rdma-port", optarg, 1, 65535,
+				       &req.rdma_port);
+			break;
+		case 'T':
+			bad |= int_opt("--tcp-port", optarg, 1, 65535,
+				       &req.tcp_port);
+			break;
+		case 't':
+			bad |= int_opt("--threads", optarg, 1, 4096,
+				       &req.threads);
+			break;
+		case 'g':
+			bad |= int_opt("--grace", optarg, 10, 3600, &req.grace);
+			break;
+		case 'l':
+			bad |= int_opt("--lease", optarg, 10, 3600, &req.lease);
+			break;
+		case 'v':
+			versions = optarg;
+			break;
+		case 'p':
+			persist = 1;
+			break;
+		default:
+			return nr_bad_usage("server: unknown option", NULL);
+		}
+	}
+	if (bad)
+		return 2;
+	if (optind != argc)
+		return nr_bad_usage("server: unexpected argument ",
+				    argv[optind]);
+	if (!strcmp(argv[1], "status"))
+		return nr_nfsd_print_status() ? 1 : 0;
+	if (!strcmp(argv[1], "stop"))
+		return nr_need_root("server stop") || nr_nfsd_stop() ? 1 : 0;
+	if (strcmp(argv[1], "start"))
+		return nr_bad_usage("server: unknown subcommand ", argv[1]);
+	if (nr_nfsd_versions_line(versions, req.versions, sizeof(req.versions)))
+		return 2;
+	if (nr_need_root("server start"))
+		return 1;
+	return nr_nfsd_start(&req, persist) ? 1 : 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } cmds[] = {
-	{ "link", cmd_link },
+	{ "link", cmd_link },	     { "server", cmd_server },
+	{ "export", nr_cmd_export }, { "mount", nr_cmd_mount },
+	{ "umount", nr_cmd_umount }, { "status", nr_cmd_status },
 };
 
 int main(int argc, char **argv)

@@ -1,9 +1,12 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
 NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
-	deploy/kmodule.c deploy/link.c
-NR_SRCS := $(NR_LIB_SRCS) deploy/main.c
+	deploy/kmodule.c deploy/link.c deploy/spawn.c deploy/nfsd.c \
+	deploy/exports.c deploy/exportfile.c \
+	deploy/mounts.c deploy/nfsmount.c deploy/status.c
+NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
+	deploy/cmd_mount.c deploy/cmd_status.c
 NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)
-NR_LIBS := -lkmod -ljson-c -lnfs
+NR_LIBS := -lkmod -ljson-c -lnfs -libverbs
 
 PROGRAMS += $(B)/nfsrdma
 
@@ -11,7 +14,9 @@ $(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS)
 
 # Host unit tests: pure encoders and writers against a temporary root.
-NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-noshell
+NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-nfsd \
+	$(B)/tests/deploy/test-exports $(B)/tests/deploy/test-status \
+	$(B)/tests/deploy/test-noshell
 UNIT_TESTS += $(NR_TESTS)
 
 $(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"'

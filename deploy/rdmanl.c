@@ -176,8 +176,16 @@ int nr_rdmanl_parse(const void *msg, size_t len, struct nr_rdmanl_attrs *out)
 			}
 			break;
 		case RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID:
-			if (dlen == 8) {
-				memcpy(&out->driver_id, data, 8);
+			/* The uapi says u64; kernels put a u32. */
+			if (dlen == 4 || dlen == 8) {
+				uint32_t v32;
+
+				if (dlen == 4) {
+					memcpy(&v32, data, 4);
+					out->driver_id = v32;
+				} else {
+					memcpy(&out->driver_id, data, 8);
+				}
 				out->has_driver_id = 1;
 			}
 			break;

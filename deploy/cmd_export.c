@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/* nfsrdma export add|del|list */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "cmd.h"
+#include "exports.h"
+#include "log.h"
+
+#define NR_DEFAULT_EXPORT_OPTS "rw,sync,no_subtree_check"
+
+static int check_path(const char *path, const char *options)
+{
+	struct statfs sfs;
+	struct stat st;
+	char fix[1200];
+
+	if (path[0] != '/') {
+		nr_diag("give the absolute path",
+			"export path '%s' is not absolute", path);
+		return -EINVAL;
+	}
+	if (stat(path, &st) || statfs(path, &sfs)) {
+		snprintf(fix, sizeof(fix), "create it first: mkdir -p '%s'",
+			 path);
+		nr_diag(fix, "export path '%s': %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		nr_diag("export the folder that holds it",
+			"export path '%s' is not a directory", path);
+		return -ENOTDIR;
+	}
+	/* tmpfs has no UUID to derive a file handle from: exportfs refuses
+	 * it without fsid=, after the file was written. Say so first. */
+	if (sfs.f_type == TMPFS_MAGIC && !strstr(options, "fsid=")) {
+		snprintf(fix, sizeof(fix),
+			 "add a unique fsid, e.g. --options %s,fsid=%u",
+			 options, (unsigned)(st.st_ino % 1000) + 1);
+		nr_diag(fix,
+			"export path '%s' is on tmpfs, which needs an fsid= "
+			"option",
+			path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int export_add(const char *path, const char *client, const char *options)
+{
+	struct nr_exports *old = NULL;
+	const struct nr_export *e;
+	char prev[512] = "";
+	int ret, i, had = 0;
+
+	if (nr_export_check_client(client) ||
+	    nr_export_check_options(options) || check_path(path, options))
+		return 2;
+	if (nr_need_root("export add"))
+		return 1;
+	if (nr_exports_load(NR_EXPORTS_FILE, &old) == 0) {
+		for (i = 0; (e = nr_exports_get(old, i)); i++)
+			if (!strcmp(e->path, path) &&
+			    !strcmp(e->client, client)) {
+				had = 1;
+				snprintf(prev, sizeof(prev), "%s", e->options);
+			}
+		nr_exports_delete(&old);
+	}
+	ret = nr_exports_file_add(path, client, options);
+	if (ret < 0)
+		return 1;
+	if (nr_exports_apply(path, client, 1)) {
+		/* Put the file back as it was: no half-made change. */
+		if (had)
+			nr_exports_file_add(path, client, prev);
+		else
+			nr_exports_file_del(path, client);
+		return 1;
+	}
+	printf("export %s to %s (%s) %s\n", path, client, options,
+	       ret ? "added" : "already present");
+	return 0;
+}
+
+static int export_del(const char *path)
+{
+	int ret;
+
+	if (nr_need_root("export del"))
+		return 1;
+	ret = nr_exports_file_del(path, NULL);
+	if (ret < 0 || nr_exports_apply(path, NULL, 0))
+		return 1;
+	printf("export %s %s\n", path, ret ? "deleted" : "not present");
+	return 0;
+}
+
+static int export_list(void)
+{
+	struct nr_exports *t = NULL;
+	const struct nr_export *e;
+	int i, ret;
+
+	ret = nr_exports_load_all(&t);
+	if (ret) {
+		nr_call_err(ret, "reading /etc/exports and /etc/exports.d");
+		return 1;
+	}
+	for (i = 0; (e = nr_exports_get(t, i)); i++)
+		printf("%s %s(%s)\n", e->path, e->client, e->options);
+	nr_exports_delete(&t);
+	return 0;
+}
+
+int nr_cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "clients", required_argument, NULL, 'c' },
+		{ "options", required_argument, NULL, 'o' },
+		{ 0 }
+	};
+	const char *clients = NULL, *options = NR_DEFAULT_EXPORT_OPTS;
+	char optbuf[600];
+	int c;
+
+	if (argc < 2)
+		return nr_bad_usage("export: expected add, del or list", NULL);
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'c')
+			clients = optarg;
+		else if (c == 'o')
+			options = optarg;
+		else
+			return nr_bad_usage("export: unknown option", NULL);
+	}
+	if (!strcmp(argv[1], "list") && optind == argc)
+		return export_list();
+	if (!strcmp(argv[1], "del") && optind == argc - 1)
+		return export_del(argv[optind]);
+	if (strcmp(argv[1], "add") || optind != argc - 1)
+		return nr_bad_usage("export: expected 'add PATH --clients SPEC "
+				    "[--options LIST]', 'del PATH' or 'list'",
+				    NULL);
+	if (!clients) {
+		nr_diag("add --clients, e.g. --clients 198.18.0.0/24 "
+			"(--clients '*' exports to everyone)",
+			"export add %s: no --clients given", argv[optind]);
+		return 2;
+	}
+	/* exportfs assumes no_subtree_check anyway, but warns on every run
+	 * unless the choice is written down. */
+	if (!strstr(options, "subtree_check")) {
+		snprintf(optbuf, sizeof(optbuf), "%s%sno_subtree_check",
+			 options, options[0] ? "," : "");
+		options = optbuf;
+	}
+	return export_add(argv[optind], clients, options);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mounts.h"
+#include "sysfile.h"
+
+/* Copies one space-separated field, turning "\040" back into a space. */
+static const char *field(const char *p, char *out, size_t len)
+{
+	size_t o = 0;
+
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ' && *p != '\n') {
+		char c = *p++;
+
+		if (c == '\\' && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' &&
+		    p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
+			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 +
+				   (p[2] - '0'));
+			p += 3;
+		}
+		if (o + 1 < len)
+			out[o++] = c;
+	}
+	out[o] = '\0';
+	return p;
+}
+
+int nr_mounts_foreach(nr_mounts_cb cb, void *arg)
+{
+	static char line[8192];
+	struct nr_mount_ent m;
+	char path[4096];
+	int ret = 0;
+	FILE *f;
+
+	ret = nr_path(path, sizeof(path), "/proc/mounts");
+	if (ret)
+		return ret;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		const char *p = line;
+
+		p = field(p, m.source, sizeof(m.source));
+		p = field(p, m.mountpoint, sizeof(m.mountpoint));
+		p = field(p, m.fstype, sizeof(m.fstype));
+		field(p, m.options, sizeof(m.options));
+		ret = cb(&m, arg);
+	}
+	fclose(f);
+	return ret;
+}
+
+struct find_ctx {
+	const char *mountpoint;
+	struct nr_mount_ent *out;
+	int found;
+};
+
+static int find_cb(const struct nr_mount_ent *m, void *arg)
+{
+	struct find_ctx *c = arg;
+
+	if (!strcmp(m->mountpoint, c->mountpoint)) {
+		*c->out = *m;
+		c->found = 1;
+	}
+	return 0;
+}
+
+int nr_mounts_find(const char *mountpoint, struct nr_mount_ent *out)
+{
+	struct find_ctx c = { .mountpoint = mountpoint, .out = out };
+	int ret = nr_mounts_foreach(find_cb, &c);
+
+	return ret < 0 ? ret : c.found;
+}
+
+int nr_mount_opt(const char *options, const char *key, char *val, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = options;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(val, len, "%.*s", (int)(n - klen - 1),
+				 p + klen + 1);
+			return 1;
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmodule.h"
+#include "log.h"
+#include "nfsd.h"
+#include "spawn.h"
+#include "sysfile.h"
+
+#define NR_PERSIST_CONF "/etc/nfs.conf.d/rdmaio-rdma.conf"
+
+int nr_nfsd_versions_line(const char *list, char *out, size_t len)
+{
+	static const char *const known[] = { "3", "4", "4.1", "4.2" };
+	int want[4] = { 0 }, any = 0, v4 = 0, n;
+	char buf[128], *tok, *save;
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		if (!strcmp(tok, "4.0"))
+			tok = "4";
+		for (i = 0; i < 4; i++)
+			if (!strcmp(tok, known[i]))
+				break;
+		if (i == 4) {
+			nr_diag("use a comma-separated list of 3, 4, 4.1, 4.2",
+				"NFS version '%s' in --versions '%s' is not "
+				"one the server offers",
+				tok, list);
+			return -EINVAL;
+		}
+		want[i] = 1;
+		any = 1;
+		v4 |= i > 0;
+	}
+	if (!any) {
+		nr_diag("name at least one of 3, 4, 4.1, 4.2",
+			"--versions '%s' enables no NFS version", list);
+		return -EINVAL;
+	}
+	/* "+4" alone switches every minor on; the explicit minors after it
+	 * then set each one (fs/nfsd/nfsctl.c __write_versions). */
+	if (v4)
+		n = snprintf(out, len, "-2 %c3 +4 %c4.0 %c4.1 %c4.2\n",
+			     want[0] ? '+' : '-', want[1] ? '+' : '-',
+			     want[2] ? '+' : '-', want[3] ? '+' : '-');
+	else
+		n = snprintf(out, len, "-2 +3 -4\n");
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+int nr_nfsd_plan(const struct nr_nfsd_req *req, const struct nr_nfsd_state *st,
+		 enum nr_nfsd_step *steps)
+{
+	int n = 0;
+
+	if (!st->running) {
+		steps[n++] = NR_NFSD_VERSIONS;
+		if (req->grace)
+			steps[n++] = NR_NFSD_GRACE;
+		if (req->lease)
+			steps[n++] = NR_NFSD_LEASE;
+		steps[n++] = NR_NFSD_TCP;
+		steps[n++] = NR_NFSD_RDMA;
+		steps[n++] = NR_NFSD_THREADS;
+		return n;
+	}
+	/* A running server keeps its versions; only listeners and threads
+	 * can still change. */
+	if (!st->has_rdma)
+		steps[n++] = NR_NFSD_RDMA;
+	if (st->threads == 0 || (req->threads && req->threads != st->threads))
+		steps[n++] = NR_NFSD_THREADS;
+	return n;
+}
+
+const char *nr_nfsd_step_name(enum nr_nfsd_step step)
+{
+	static const char *const names[] = { "versions", "grace", "lease",
+					     "tcp",	 "rdma",  "threads" };
+
+	return step < NR_NFSD_NSTEPS ? names[step] : "?";
+}
+
+int nr_nfsd_portlist_has(const char *portlist, const char *proto, int port)
+{
+	char want[64];
+	const char *p = portlist;
+	size_t n;
+
+	n = snprintf(want, sizeof(want), "%s %d", proto, port);
+	while ((p = strstr(p, want))) {
+		if ((p == portlist || p[-1] == '\n') &&
+		    (p[n] == '\0' || p[n] == '\n'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+int nr_nfsd_read_state(int rdma_port, struct nr_nfsd_state *st)
+{
+	char buf[4096];
+	ssize_t n;
+
+	memset(st, 0, sizeof(*st));
+	n = nr_file_read(NR_NFSD_DIR "/portlist", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	st->running = n > 0;
+	st->has_rdma = nr_nfsd_portlist_has(buf, "rdma", rdma_port);
+	n = nr_file_read(NR_NFSD_DIR "/threads", buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	st->threads = atoi(buf);
+	return 0;
+}
+
+/* Mounts the nfsd control filesystem unless it is there already. */
+static int mount_nfsd_fs(void)
+{
+	int ret = nr_file_exists(NR_NFSD_DIR "/portlist");
+
+	if (ret != 0 || getenv("NFSRDMA_ROOT"))
+		return ret < 0 ? ret : 0;
+	if (mount("nfsd", NR_NFSD_DIR, "nfsd", 0, NULL)) {
+		ret = -errno;
+		nr_call_err(ret, "mount(nfsd, %s, nfsd)", NR_NFSD_DIR);
+		return ret;
+	}
+	return 0;
+}
+
+static int write_ctl(const char *file, const char *value, const char *what)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", NR_NFSD_DIR, file);
+	ret = nr_file_write(path, value);
+	if (ret)
+		nr_call_err(ret, "nfsd %s: write(%s, \"%.*s\")", what, path,
+			    (int)strcspn(value, "\n"), value);
+	return ret;
+}
+
+static int listen_tcp(int family, int port)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int fd, one = 1, ret;
+
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* One socket per family, as rpc.nfsd does. */
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if ((family == AF_INET
+		     ? bind(fd, (struct sockaddr *)&a4, sizeof(a4))
+		     : bind(fd, (struct sockaddr *)&a6, sizeof(a6))) ||
+	    listen(fd, 64)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static int add_tcp(int port)
+{
+	static const int families[] = { AF_INET, AF_INET6 };
+	char fdstr[32], fix[160];
+	int i, fd, ret;
+
+	for (i = 0; i < 2; i++) {
+		fd = listen_tcp(families[i], port);
+		if (fd == -EAFNOSUPPORT && families[i] == AF_INET6)
+			continue;
+		if (fd < 0) {
+			snprintf(fix, sizeof(fix),
+				 "stop whatever listens on TCP port %d (ss "
+				 "-ltnp)",
+				 port);
+			nr_diag(fix, "nfsd TCP listener: port %d: %s", port,
+				strerror(-fd));
+			return fd;
+		}
+		snprintf(fdstr, sizeof(fdstr), "%d\n", fd);
+		ret = nr_file_write(NR_NFSD_DIR "/portlist", fdstr);
+		close(fd);
+		if (ret == -ECONNREFUSED) {
+			nr_diag("start rpcbind, or leave NFSv3 out of "
+				"--versions",
+				"nfsd TCP listener: the kernel could not "
+				"register NFSv3 with rpcbind (%s)",
+				strerror(-ret));
+			return ret;
+		}
+		if (ret) {
+			nr_call_err(ret, "nfsd TCP listener: write(portlist, "
+					 "fd)");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int add_rdma(int port)
+{
+	char line[32];
+	int ret;
+
+	snprintf(line, sizeof(line), "rdma %d\n", port);
+	ret = nr_file_write(NR_NFSD_DIR "/portlist", line);
+	if (ret == -EPROTONOSUPPORT)
+		nr_diag("check 'modinfo rpcrdma' and that no /etc/modprobe.d "
+			"file blacklists rpcrdma or svcrdma",
+			"nfsd RDMA listener on port %d: the kernel has no "
+			"svcrdma transport (module rpcrdma cannot load)",
+			port);
+	else if (ret == -EADDRINUSE)
+		nr_diag("pick another --rdma-port or stop its user",
+			"nfsd RDMA listener: port %d is in use", port);
+	else if (ret)
+		nr_call_err(ret,
+			    "nfsd RDMA listener: write(portlist, \"rdma "
+			    "%d\")",
+			    port);
+	return ret;
+}
+
+static int run_step(enum nr_nfsd_step step, const struct nr_nfsd_req *req)
+{
+	char val[32];
+
+	switch (step) {
+	case NR_NFSD_VERSIONS:
+		return write_ctl("versions", req->versions, "versions");
+	case NR_NFSD_GRACE:
+		snprintf(val, sizeof(val), "%d\n", req->grace);
+		return write_ctl("nfsv4gracetime", val, "grace time");
+	case NR_NFSD_LEASE:
+		snprintf(val, sizeof(val), "%d\n", req->lease);
+		return write_ctl("nfsv4leasetime", val, "lease time");
+	case NR_NFSD_TCP:
+		return add_tcp(req->tcp_port);
+	case NR_NFSD_RDMA:
+		return add_rdma(req->rdma_port);
+	case NR_NFSD_THREADS:
+		snprintf(val, sizeof(val), "%d\n",
+			 req->threads ? req->threads : 8);
+		return write_ctl("threads", val, "threads");
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Starts a daemon that forks itself into the background. */
+static int ensure_daemon(const char *comm, const char *why)
+{
+	char *argv[] = { (char *)comm, NULL };
+	char fix[128];
+	int ret;
+
+	if (nr_proc_running(comm))
+		return 0;
+	/* rpcbind's state folder comes from systemd-tmpfiles, which a
+	 * minimal system lacks. */
+	if (!strcmp(comm, "rpcbind"))
+		mkdir("/run/rpcbind", 0755);
+	ret = nr_spawn_wait(argv);
+	if (ret == 0 && nr_proc_running(comm))
+		return 0;
+	snprintf(fix, sizeof(fix),
+		 "install nfs-kernel-server/rpcbind and run '%s' to see why",
+		 comm);
+	nr_diag(fix, "%s (%s) did not start (status %d)", comm, why, ret);
+	return ret < 0 ? ret : -ESRCH;
+}
+
+static int exportfs_sync(void)
+{
+	char *argv[] = { "exportfs", "-r", NULL };
+	int ret = nr_spawn_wait(argv);
+
+	if (ret)
+		nr_diag("run 'exportfs -rv' to see the complaint",
+			"exportfs -r failed (status %d)", ret);
+	return ret ? -EIO : 0;
+}
+
+int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
+{
+	enum nr_nfsd_step steps[NR_NFSD_NSTEPS];
+	struct nr_nfsd_state st;
+	int n, i, ret, was_running;
+	char portlist[4096];
+
+	if ((ret = nr_module_load("nfsd", "NFS server")) ||
+	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")) ||
+	    (ret = mount_nfsd_fs()))
+		return ret;
+	ret = nr_nfsd_read_state(req->rdma_port, &st);
+	if (ret) {
+		nr_call_err(ret, "reading %s/portlist", NR_NFSD_DIR);
+		return ret;
+	}
+	was_running = st.running;
+	if (strstr(req->versions, "+3") &&
+	    (ret = ensure_daemon("rpcbind", "NFSv3 port registration")))
+		return ret;
+	if (!getenv("NFSRDMA_ROOT") && (ret = exportfs_sync()))
+		return ret;
+	n = nr_nfsd_plan(req, &st, steps);
+	for (i = 0; i < n; i++) {
+		ret = run_step(steps[i], req);
+		if (ret)
+			break;
+	}
+	if (ret && !was_running) {
+		/* Zero threads tears the half-made server down again. */
+		if (nr_file_write(NR_NFSD_DIR "/threads", "0\n"))
+			nr_diag("run 'nfsrdma server stop'",
+				"could not undo the partial nfsd start");
+		return ret;
+	}
+	if (ret)
+		return ret;
+	if (!getenv("NFSRDMA_ROOT") &&
+	    (ret = ensure_daemon("rpc.mountd", "export upcalls")))
+		return ret;
+	ret = nr_nfsd_read_state(req->rdma_port, &st);
+	if (!ret && (!st.has_rdma || st.threads <= 0)) {
+		nr_file_read(NR_NFSD_DIR "/portlist", portlist,
+			     sizeof(portlist));
+		nr_diag("check 'dmesg' for svcrdma errors",
+			"nfsd: after start the portlist has no 'rdma %d' "
+			"(has: %s) or no threads (%d)",
+			req->rdma_port, portlist, st.threads);
+		return -EIO;
+	}
+	if (ret)
+		return ret;
+	if (persist && (ret = nr_nfsd_persist(req->rdma_port)))
+		return ret;
+	printf("nfsd %s: threads %d, rdma port %d\n",
+	       !was_running ? "started"
+	       : n	    ? "updated"
+			    : "already running",
+	       st.threads, req->rdma_port);
+	return 0;
+}
+
+int nr_nfsd_stop(void)
+{
+	struct nr_nfsd_state st;
+	int ret;
+
+	if (nr_file_exists(NR_NFSD_DIR "/portlist") != 1) {
+		printf("nfsd not running (nfsd filesystem not mounted)\n");
+		return 0;
+	}
+	ret = nr_nfsd_read_state(0, &st);
+	if (ret)
+		return ret;
+	if (!st.running && !st.threads) {
+		printf("nfsd already stopped\n");
+		return 0;
+	}
+	ret = write_ctl("threads", "0\n", "stop");
+	if (ret)
+		return ret;
+	ret = nr_nfsd_read_state(0, &st);
+	if (!ret && (st.running || st.threads)) {
+		nr_diag("look for nfsd users in 'dmesg'",
+			"nfsd still has listeners or threads after stop");
+		return -EBUSY;
+	}
+	printf("nfsd stopped\n");
+	return ret;
+}
+
+int nr_nfsd_print_status(void)
+{
+	char buf[4096];
+	ssize_t n;
+	char *p;
+
+	if (nr_file_exists(NR_NFSD_DIR "/portlist") != 1) {
+		printf("nfsd: not running (nfsd filesystem not mounted)\n");
+		return 0;
+	}
+	n = nr_file_read(NR_NFSD_DIR "/threads", buf, sizeof(buf));
+	printf("nfsd: %s, threads %s\n",
+	       n > 0 && atoi(buf) > 0 ? "running" : "stopped",
+	       n > 0 ? buf : "?");
+	if (nr_file_read(NR_NFSD_DIR "/versions", buf, sizeof(buf)) >= 0)
+		printf("versions: %s\n", buf);
+	if (nr_file_read(NR_NFSD_DIR "/portlist", buf, sizeof(buf)) >= 0) {
+		for (p = buf; (p = strchr(p, '\n'));)
+			*p = ',';
+		printf("portlist: %s\n", buf[0] ? buf : "(none)");
+	}
+	printf("rpc.mountd: %s\nrpcbind: %s\n",
+	       nr_proc_running("rpc.mountd") ? "running" : "not running",
+	       nr_proc_running("rpcbind") ? "running" : "not running");
+	return 0;
+}
+
+int nr_nfsd_persist(int rdma_port)
+{
+	char dir[4096], conf[512];
+	int n, ret;
+
+	ret = nr_path(dir, sizeof(dir), "/etc/nfs.conf.d");
+	if (ret)
+		return ret;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ret = -errno;
+		nr_call_err(ret, "mkdir(%s)", dir);
+		return ret;
+	}
+	n = snprintf(
+		conf, sizeof(conf),
+		"# Written by 'nfsrdma server start --persist': bookworm's "
+		"nfs.conf\n# leaves rdma off and /etc/services lacks "
+		"nfsrdma, so name the port.\n[nfsd]\nrdma=y\n"
+		"rdma-port=%d\n",
+		rdma_port);
+	ret = nr_file_replace(NR_PERSIST_CONF, conf, n, 0644);
+	if (!ret)
+		printf("wrote %s\n", NR_PERSIST_CONF);
+	return ret;
+}

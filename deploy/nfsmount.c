@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kmodule.h"
+#include "log.h"
+#include "mounts.h"
+#include "nfsmount.h"
+
+int nr_mount_split(const char *spec, char *server, size_t slen, char *path,
+		   size_t plen)
+{
+	const char *colon;
+
+	if (spec[0] == '[') {
+		const char *close = strchr(spec, ']');
+
+		colon = close && close[1] == ':' ? close + 1 : NULL;
+		if (colon && (size_t)(close - spec) <= slen)
+			snprintf(server, slen, "%.*s", (int)(close - spec - 1),
+				 spec + 1);
+	} else {
+		colon = strchr(spec, ':');
+		if (colon && (size_t)(colon - spec) < slen)
+			snprintf(server, slen, "%.*s", (int)(colon - spec),
+				 spec);
+	}
+	if (!colon || colon == spec || colon[1] != '/' ||
+	    strlen(colon + 1) >= plen) {
+		nr_diag("write it as SERVER:/path, e.g. 198.18.0.1:/srv/x "
+			"([fd18::1]:/srv/x for IPv6)",
+			"'%s' is not SERVER:/PATH", spec);
+		return -EINVAL;
+	}
+	snprintf(path, plen, "%s", colon + 1);
+	return 0;
+}
+
+const char *nr_mount_fstype(const char *vers)
+{
+	return vers[0] == '3' ? "nfs" : "nfs4";
+}
+
+int nr_mount_options(const struct nr_mount_req *req, const char *addr,
+		     const char *clientaddr, char *out, size_t len)
+{
+	int port = req->port ? req->port
+			     : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
+	int v3 = !strcmp(req->vers, "3");
+	size_t o;
+	int n;
+
+	if (strcmp(req->proto, "rdma") && strcmp(req->proto, "tcp")) {
+		nr_diag("use --proto rdma or --proto tcp",
+			"mount protocol '%s' is not supported", req->proto);
+		return -EINVAL;
+	}
+	if (!v3 && strcmp(req->vers, "4") && strcmp(req->vers, "4.0") &&
+	    strcmp(req->vers, "4.1") && strcmp(req->vers, "4.2")) {
+		nr_diag("use --vers 3, 4.0, 4.1 or 4.2",
+			"NFS version '%s' is not supported", req->vers);
+		return -EINVAL;
+	}
+	n = snprintf(out, len, "vers=%s,proto=%s,port=%d,addr=%s", req->vers,
+		     req->proto, port, addr);
+	/* NFSv3 over RDMA still speaks MOUNT over TCP; NFSv4.0 needs
+	 * clientaddr for callbacks, and mount.nfs passes it for 4.x. */
+	if (n > 0 && (size_t)n < len && v3)
+		n += snprintf(out + n, len - n, ",mountproto=tcp,mountaddr=%s",
+			      addr);
+	else if (n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, ",clientaddr=%s", clientaddr);
+	if (n > 0 && (size_t)n < len && req->nconnect)
+		n += snprintf(out + n, len - n, ",nconnect=%d", req->nconnect);
+	if (n > 0 && (size_t)n < len && req->extra && req->extra[0])
+		n += snprintf(out + n, len - n, ",%s", req->extra);
+	o = n < 0 ? len : (size_t)n;
+	return o < len ? 0 : -ENOSPC;
+}
+
+/* The local address the kernel would use to reach addr. */
+static int local_addr(const struct sockaddr_storage *ss, socklen_t sl,
+		      char *out, size_t len)
+{
+	struct sockaddr_storage me;
+	socklen_t ml = sizeof(me);
+	int fd, ret = 0;
+
+	fd = socket(ss->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)ss, sl) ||
+	    getsockname(fd, (struct sockaddr *)&me, &ml))
+		ret = -errno;
+	else if (getnameinfo((struct sockaddr *)&me, ml, out, len, NULL, 0,
+			     NI_NUMERICHOST))
+		ret = -EINVAL;
+	close(fd);
+	return ret;
+}
+
+static int resolve(const char *server, int port, char *addr, size_t alen,
+		   char *clientaddr, size_t clen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
+	char portstr[16];
+	int ret;
+
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	ret = getaddrinfo(server, portstr, &hints, &ai);
+	if (ret) {
+		nr_diag("check the server name, or give its IP address",
+			"server '%s' cannot be resolved: %s", server,
+			gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, alen, NULL, 0,
+		    NI_NUMERICHOST);
+	ret = local_addr((struct sockaddr_storage *)ai->ai_addr, ai->ai_addrlen,
+			 clientaddr, clen);
+	freeaddrinfo(ai);
+	if (ret)
+		nr_diag("check 'ip route get' for the server address",
+			"no route from this host to server %s (%s): %s", server,
+			addr, strerror(-ret));
+	return ret;
+}
+
+/* fsopen/fsconfig: unlike mount(2), the kernel says why it refused. */
+static int do_mount(const char *fstype, const char *source, const char *options,
+		    const char *mountpoint, char *msg, size_t mlen)
+{
+	char opts[4096], *tok, *save;
+	int fs, mnt = -1, ret = 0;
+	ssize_t n;
+
+	msg[0] = '\0';
+	fs = fsopen(fstype, FSOPEN_CLOEXEC);
+	if (fs < 0) {
+		if (errno != ENOSYS)
+			return -errno;
+		return mount(source, mountpoint, fstype, 0, options) ? -errno
+								     : 0;
+	}
+	snprintf(opts, sizeof(opts), "%s", options);
+	if (fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0))
+		ret = -errno;
+	for (tok = strtok_r(opts, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq)
+			*eq = '\0';
+		if (eq ? fsconfig(fs, FSCONFIG_SET_STRING, tok, eq + 1, 0)
+		       : fsconfig(fs, FSCONFIG_SET_FLAG, tok, NULL, 0))
+			ret = -errno;
+	}
+	if (!ret && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		ret = -errno;
+	if (!ret) {
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+		if (mnt < 0)
+			ret = -errno;
+	}
+	if (!ret &&
+	    move_mount(mnt, "", AT_FDCWD, mountpoint, MOVE_MOUNT_F_EMPTY_PATH))
+		ret = -errno;
+	/* Messages come one per read, "e text" for errors. */
+	while (ret && (n = read(fs, opts, sizeof(opts) - 1)) > 0) {
+		opts[n] = '\0';
+		if (opts[0] == 'e' && opts[1] == ' ') {
+			size_t l = strnlen(opts + 2, mlen - 1);
+
+			memcpy(msg, opts + 2, l);
+			msg[l] = '\0';
+		}
+	}
+	if (mnt >= 0)
+		close(mnt);
+	close(fs);
+	return ret;
+}
+
+void nr_mount_explain(int err, const struct nr_mount_req *req,
+		      const char *server, const char *clientaddr,
+		      const char *msg)
+{
+	int rdma = !strcmp(req->proto, "rdma");
+	char fix[512];
+
+	switch (-err) {
+	case EINVAL:
+		if (rdma && strstr(msg, "transport")) {
+			nr_diag("load it: modprobe rpcrdma (and remove any "
+				"blacklist of rpcrdma/xprtrdma)",
+				"mount %s: this client has no RDMA transport "
+				"for NFS (%s)",
+				req->spec, msg);
+			return;
+		}
+		break;
+	case EPROTO:
+		if (rdma) {
+			nr_diag("create one on the interface toward the "
+				"server: nfsrdma link add rxe0 NETDEV",
+				"mount %s: no RDMA device on the route to %s",
+				req->spec, server);
+			return;
+		}
+		break;
+	case ECONNREFUSED:
+		snprintf(fix, sizeof(fix),
+			 "on %s run 'nfsrdma server start%s' or pass the "
+			 "right --port",
+			 server, rdma ? "" : " (it listens on TCP 2049)");
+		nr_diag(fix, "mount %s: %s refuses %s connections on port %d",
+			req->spec, server, req->proto,
+			req->port ? req->port : (rdma ? 20049 : 2049));
+		return;
+	case EACCES:
+	case EPERM:
+		snprintf(fix, sizeof(fix),
+			 "on %s: nfsrdma export add PATH --clients %s (see "
+			 "'nfsrdma probe %s')",
+			 server, clientaddr, req->spec);
+		nr_diag(fix,
+			"mount %s: the server does not export it to this "
+			"client (%s)",
+			req->spec, clientaddr);
+		return;
+	case ENOENT:
+		snprintf(fix, sizeof(fix), "list the exports: nfsrdma probe %s",
+			 server);
+		nr_diag(fix, "mount %s: the server has no such export%s%s",
+			req->spec, msg[0] ? ": " : "", msg);
+		return;
+	case ETIMEDOUT:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		nr_diag("check the address, the link and the server",
+			"mount %s: server %s does not answer (%s)", req->spec,
+			server, strerror(-err));
+		return;
+	case EBUSY:
+		nr_diag("umount it first, or pick another mountpoint",
+			"mount %s: mountpoint %s is busy", req->spec,
+			req->mountpoint);
+		return;
+	}
+	nr_diag("see 'dmesg' for the kernel's NFS messages",
+		"mount %s on %s failed: %s%s%s", req->spec, req->mountpoint,
+		strerror(-err), msg[0] ? ": " : "", msg);
+}
+
+static int check_mountpoint(const struct nr_mount_req *req, const char *src,
+			    const char *fstype)
+{
+	struct nr_mount_ent m;
+	char proto[16] = "", fix[1200];
+	struct stat st;
+	int ret;
+
+	if (stat(req->mountpoint, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(fix, sizeof(fix), "create it: mkdir -p '%s'",
+			 req->mountpoint);
+		nr_diag(fix, "mountpoint %s %s", req->mountpoint,
+			errno == ENOENT ? "does not exist"
+					: "is not a directory");
+		return -ENOENT;
+	}
+	ret = nr_mounts_find(req->mountpoint, &m);
+	if (ret <= 0)
+		return ret;
+	nr_mount_opt(m.options, "proto", proto, sizeof(proto));
+	if (!strcmp(m.source, src) && !strcmp(m.fstype, fstype) &&
+	    !strcmp(proto, req->proto)) {
+		printf("%s already mounted on %s (proto=%s)\n", src,
+		       req->mountpoint, proto);
+		return 1;
+	}
+	snprintf(fix, sizeof(fix), "nfsrdma umount %s first", req->mountpoint);
+	nr_diag(fix, "mountpoint %s is busy: %s (%s%s%s) is mounted there",
+		req->mountpoint, m.source, m.fstype, proto[0] ? ", proto=" : "",
+		proto);
+	return -EBUSY;
+}
+
+static int retryable(int err)
+{
+	return err == -ECONNREFUSED || err == -ETIMEDOUT || err == -EAGAIN ||
+	       err == -EHOSTUNREACH;
+}
+
+int nr_mount(const struct nr_mount_req *req)
+{
+	char server[256], path[1024], addr[64], caddr[64], src[1400];
+	char opts[4096], msg[512], want[16], proto[16] = "", got[16] = "";
+	const char *fstype = nr_mount_fstype(req->vers);
+	int port = req->port ? req->port
+			     : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
+	time_t deadline = time(NULL) + 120;
+	struct nr_mount_ent m;
+	int ret;
+
+	ret = nr_mount_split(req->spec, server, sizeof(server), path,
+			     sizeof(path));
+	if (ret)
+		return ret;
+	ret = resolve(server, port, addr, sizeof(addr), caddr, sizeof(caddr));
+	if (ret)
+		return ret;
+	ret = nr_mount_options(req, addr, caddr, opts, sizeof(opts));
+	if (ret)
+		return ret;
+	if (strchr(server, ':'))
+		snprintf(src, sizeof(src), "[%s]:%s", server, path);
+	else
+		snprintf(src, sizeof(src), "%s:%s", server, path);
+	ret = check_mountpoint(req, src, fstype);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if ((!strcmp(req->proto, "rdma") &&
+	     (ret = nr_module_load("rpcrdma", "NFS/RDMA client transport"))) ||
+	    (ret = nr_module_load(fstype[3] ? "nfsv4" : "nfsv3", "NFS client")))
+		return ret;
+	for (;;) {
+		ret = do_mount(fstype, src, opts, req->mountpoint, msg,
+			       sizeof(msg));
+		if (!ret || !req->retry || !retryable(ret) ||
+		    time(NULL) >= deadline)
+			break;
+		sleep(2);
+	}
+	if (ret) {
+		nr_mount_explain(ret, req, server, caddr, msg);
+		return ret;
+	}
+	/* The mount table is the proof of what the kernel really did. */
+	ret = nr_mounts_find(req->mountpoint, &m);
+	nr_mount_opt(ret > 0 ? m.options : "", "proto", proto, sizeof(proto));
+	/* The kernel shows port= only when it is not 2049. */
+	if (!nr_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
+		snprintf(got, sizeof(got), "2049");
+	snprintf(want, sizeof(want), "%d", port);
+	if (ret <= 0 || strcmp(proto, req->proto) || strcmp(got, want)) {
+		nr_diag("see 'dmesg'; the kernel did not keep proto/port",
+			"mounted %s on %s, but the mount table shows "
+			"proto=%s port=%s, not %s port %s",
+			src, req->mountpoint, proto[0] ? proto : "?",
+			got[0] ? got : "?", req->proto, want);
+		umount2(req->mountpoint, 0);
+		return -EPROTO;
+	}
+	printf("mounted %s on %s (%s, %s)\n", src, req->mountpoint, fstype,
+	       opts);
+	return 0;
+}
+
+int nr_umount(const char *mountpoint)
+{
+	struct nr_mount_ent m;
+	char fix[1200];
+	int ret;
+
+	ret = nr_mounts_find(mountpoint, &m);
+	if (ret < 0) {
+		nr_call_err(ret, "reading /proc/mounts");
+		return ret;
+	}
+	if (ret == 0) {
+		printf("%s is not mounted\n", mountpoint);
+		return 0;
+	}
+	if (umount2(mountpoint, 0)) {
+		ret = -errno;
+		snprintf(fix, sizeof(fix),
+			 "stop the processes using it (fuser -vm '%s') and "
+			 "retry",
+			 mountpoint);
+		if (ret == -EBUSY)
+			nr_diag(fix, "umount %s: it is busy", mountpoint);
+		else
+			nr_call_err(ret, "umount2(%s)", mountpoint);
+		return ret;
+	}
+	printf("unmounted %s (%s)\n", mountpoint, m.source);
+	return 0;
+}

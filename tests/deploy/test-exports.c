@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exports writer against a temporary root (NFSRDMA_ROOT): exports(5)
+ * escaping, validation, idempotent edits, and a writer killed mid-rewrite
+ * leaving a whole file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "exports.h"
+#include "log.h"
+
+static char root[64];
+
+static int setup(void **state)
+{
+	char dir[128];
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/nfsrdma-test-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/etc", root);
+	mkdir(dir, 0755);
+	setenv("NFSRDMA_ROOT", root, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char path[256];
+
+	(void)state;
+	struct dirent *de;
+	DIR *d;
+
+	/* Killed writers leave their temp files behind: remove all. */
+	snprintf(path, sizeof(path), "%s/etc/exports.d", root);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		char f[512];
+
+		if (de->d_name[0] == '.' &&
+		    (!de->d_name[1] || !strcmp(de->d_name, "..")))
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", path, de->d_name);
+		unlink(f);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/etc", root);
+	rmdir(path);
+	rmdir(root);
+	return 0;
+}
+
+static char *read_exports(char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s%s", root, NR_EXPORTS_FILE);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void escape__space_hash_backslash(void **state)
+{
+	char out[128];
+
+	(void)state;
+	assert_int_equal(
+		nr_export_escape("/srv/my data#1\\x", out, sizeof(out)), 0);
+	assert_string_equal(out, "/srv/my\\040data\\0431\\134x");
+	assert_int_equal(nr_export_escape("/a\tb\"c", out, sizeof(out)), 0);
+	assert_string_equal(out, "/a\\011b\\042c");
+	assert_int_equal(nr_export_escape("/srv/ab", out, 6), -ENOSPC);
+}
+
+static void parse__roundtrips_escaped_path(void **state)
+{
+	struct nr_export e[4];
+	char esc[128], line[256];
+
+	(void)state;
+	nr_export_escape("/srv/my data", esc, sizeof(esc));
+	snprintf(line, sizeof(line), "%s 198.18.0.0/24(rw,sync) *.lab(ro)",
+		 esc);
+	assert_int_equal(nr_export_parse_line(line, e, 4), 2);
+	assert_string_equal(e[0].path, "/srv/my data");
+	assert_string_equal(e[0].client, "198.18.0.0/24");
+	assert_string_equal(e[0].options, "rw,sync");
+	assert_string_equal(e[1].path, "/srv/my data");
+	assert_string_equal(e[1].client, "*.lab");
+	assert_string_equal(e[1].options, "ro");
+	assert_int_equal(nr_export_parse_line("  # comment", e, 4), 0);
+	assert_int_equal(nr_export_parse_line("\"/q d\" -ro h1", e, 4), 1);
+	assert_string_equal(e[0].path, "/q d");
+	assert_string_equal(e[0].client, "h1");
+	assert_string_equal(e[0].options, "ro");
+}
+
+static void client__accepts_valid_specs(void **state)
+{
+	static const char *const good[] = { "*",
+					    "198.18.0.1",
+					    "198.18.0.0/24",
+					    "10.0.0.0/255.0.0.0",
+					    "fd18::1",
+					    "fd18::/64",
+					    "host.lab",
+					    "*.lab",
+					    "node?.lab",
+					    "@group" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(nr_export_check_client(good[i]), 0);
+}
+
+static void client__rejects_bad_specs(void **state)
+{
+	static const char *const bad[] = {
+		"",	      "198.18.0.0/33", "198.18.0.300",
+		"fd18::/129", "fd18:::1::",    "a b",
+		"host(rw)",   "host.lab/24",   "@",
+		"h,i"
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(nr_export_check_client(bad[i]), -EINVAL);
+}
+
+static void options__validated_against_exports5(void **state)
+{
+	(void)state;
+	assert_int_equal(nr_export_check_options("rw,sync,no_subtree_check"),
+			 0);
+	assert_int_equal(nr_export_check_options("ro,fsid=7,sec=sys:krb5"), 0);
+	assert_int_equal(nr_export_check_options("rw,anonuid=65534"), 0);
+	assert_int_equal(nr_export_check_options("rw,ro"), -EINVAL);
+	assert_int_equal(nr_export_check_options("sync,async"), -EINVAL);
+	assert_int_equal(nr_export_check_options("rw,bogus"), -EINVAL);
+	assert_int_equal(nr_export_check_options("rw=1"), -EINVAL);
+	assert_int_equal(nr_export_check_options("anonuid=x"), -EINVAL);
+	assert_int_equal(nr_export_check_options("sec=krb6"), -EINVAL);
+	assert_int_equal(nr_export_check_options("fsid="), -EINVAL);
+}
+
+static void file__add_is_idempotent_and_escaped(void **state)
+{
+	char buf[4096];
+
+	(void)state;
+	assert_int_equal(
+		nr_exports_file_add("/srv/a b", "198.18.0.0/24", "rw,sync"), 1);
+	assert_int_equal(
+		nr_exports_file_add("/srv/a b", "198.18.0.0/24", "rw,sync"), 0);
+	assert_non_null(read_exports(buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "\n/srv/a\\040b 198.18.0.0/24(rw,sync)\n"));
+	/* Same path and client: the options are replaced, not added. */
+	assert_int_equal(
+		nr_exports_file_add("/srv/a b", "198.18.0.0/24", "ro,sync"), 1);
+	assert_int_equal(nr_exports_file_add("/srv/c", "*", "ro"), 1);
+	read_exports(buf, sizeof(buf));
+	assert_null(strstr(buf, "rw,sync"));
+	assert_non_null(strstr(buf, "/srv/a\\040b 198.18.0.0/24(ro,sync)\n"));
+	assert_non_null(strstr(buf, "/srv/c *(ro)\n"));
+	assert_int_equal(nr_exports_file_del("/srv/a b", NULL), 1);
+	assert_int_equal(nr_exports_file_del("/srv/a b", NULL), 0);
+	read_exports(buf, sizeof(buf));
+	assert_null(strstr(buf, "/srv/a"));
+	assert_int_equal(nr_exports_file_del("/srv/c", NULL), 1);
+}
+
+static void file__load_reads_back_what_was_written(void **state)
+{
+	struct nr_exports *t = NULL;
+	const struct nr_export *e;
+
+	(void)state;
+	assert_int_equal(
+		nr_exports_file_add("/srv/x y#z", "fd18::/64", "rw,fsid=3"), 1);
+	assert_int_equal(nr_exports_load(NR_EXPORTS_FILE, &t), 0);
+	assert_int_equal(nr_exports_count(t), 1);
+	e = nr_exports_get(t, 0);
+	assert_string_equal(e->path, "/srv/x y#z");
+	assert_string_equal(e->client, "fd18::/64");
+	assert_string_equal(e->options, "rw,fsid=3");
+	nr_exports_delete(&t);
+	nr_exports_delete(&t);
+	assert_int_equal(nr_exports_file_del("/srv/x y#z", NULL), 1);
+}
+
+/* A child rewrites the file in a loop and is killed at a random moment:
+ * the file must then hold one of the two states, whole. */
+static void file__killed_writer_leaves_whole_file(void **state)
+{
+	char buf[65536];
+	int round, i;
+
+	(void)state;
+	srand((unsigned)time(NULL));
+	for (round = 0; round < 20; round++) {
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			char p[64];
+
+			for (;;) {
+				for (i = 0; i < 40; i++) {
+					snprintf(p, sizeof(p), "/srv/d%02d", i);
+					nr_exports_file_add(p, "198.18.0.0/24",
+							    "rw,sync");
+				}
+				for (i = 0; i < 40; i++) {
+					snprintf(p, sizeof(p), "/srv/d%02d", i);
+					nr_exports_file_del(p, NULL);
+				}
+			}
+		}
+		usleep(2000 + rand() % 30000);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (!read_exports(buf, sizeof(buf)))
+			continue; /* killed before the first rename */
+		/* Whole: header first, every line complete. */
+		assert_int_equal(strncmp(buf, "# Managed by nfsrdma", 20), 0);
+		assert_true(buf[strlen(buf) - 1] == '\n');
+		for (char *l = strchr(buf, '\n') + 1; *l;
+		     l = strchr(l, '\n') + 1) {
+			assert_int_equal(strncmp(l, "/srv/d", 6), 0);
+			assert_non_null(strstr(l, " 198.18.0.0/24(rw,sync)\n"));
+		}
+	}
+	/* No temp files left behind by the survivors' renames. */
+	for (i = 0; i < 40; i++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "/srv/d%02d", i);
+		nr_exports_file_del(p, NULL);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(escape__space_hash_backslash),
+		cmocka_unit_test(parse__roundtrips_escaped_path),
+		cmocka_unit_test(client__accepts_valid_specs),
+		cmocka_unit_test(client__rejects_bad_specs),
+		cmocka_unit_test(options__validated_against_exports5),
+		cmocka_unit_test(file__add_is_idempotent_and_escaped),
+		cmocka_unit_test(file__load_reads_back_what_was_written),
+		cmocka_unit_test(file__killed_writer_leaves_whole_file),
+	};
+
+	nr_log_set_quiet(1);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
