@@ -85,6 +85,11 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
 	devs = rio_json_get(env_status, "rdma_devices");
 	for (i = 0; devs && i < rio_json_len(devs); i++) {
 		dev = json_object_array_get_idx(devs, i);
+		/* rxe and siw report a rate mapped from the netdev's speed,
+		 * 2.5 Gb/s when it has none (veth): not a ceiling. */
+		if (rio_json_str(dev, "transport") &&
+		    !strcmp(rio_json_str(dev, "transport"), "software"))
+			continue;
 		ports = rio_json_get(dev, "ports");
 		for (j = 0; ports && j < rio_json_len(ports); j++) {
 			p = json_object_array_get_idx(ports, j);
@@ -260,7 +265,7 @@ json_object *rio_check_run(json_object *output, const char *local_host,
 	if (!rio_json_len(links))
 		rio_warn_add(
 			warnings, "no-link",
-			"no RDMA link rate known (no active port found, no --link-gbps): bandwidth was not checked against a link's payload ceiling");
+			"no link rate known (no ACTIVE hardware RDMA port, no --link-gbps; software RDMA devices have none): bandwidth was not checked against a link's payload ceiling");
 	free(g);
 	return arr;
 }

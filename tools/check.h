@@ -20,7 +20,7 @@ double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu);
 
 /*
  * The result's "links": the option's link if given, else every ACTIVE port
- * in the environment status. Returns NULL after printing why when the
+ * of a hardware device in the environment status. Returns NULL after printing why when the
  * option is invalid.
  */
 json_object *rio_check_links(const struct rio_link_opt *opt,

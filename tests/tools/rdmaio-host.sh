@@ -85,6 +85,9 @@ check "... and the honest one has none" \
 "$rdmaio" report r1.json --plot chart.svg >report.md 2>report.err
 check "report's table figures match the JSON" python3 "$helper" table report.md r1.json
 check "report renders a non-empty SVG" bash -c "test -s chart.svg && grep -q '<svg' chart.svg"
+check "the chart draws a stated link's ceiling" \
+	bash -c "'$rdmaio' report honest-result.json --plot ceiling.svg >/dev/null &&
+		grep -q 'link payload ceiling 11687 MiB/s' ceiling.svg"
 check "report renders a PNG" bash -c "'$rdmaio' report r1.json --plot chart.png >/dev/null &&
 	head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
 check "compare of two runs of the same jobs finds no environment difference" \

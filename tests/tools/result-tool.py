@@ -206,6 +206,10 @@ def table(md, path):
         fail("%d data rows, want %d" % (len(rows) - 2, len(want)))
 
 
+def fio_output(src, dst):
+    save(load(src)["fio"]["output"], dst)
+
+
 def change_env(src, dst):
     doc = load(src)
     doc["versions"]["fio"] = "fio-9.99"
@@ -235,7 +239,7 @@ def client(path, host):
 COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
             "same-but-measured": same_but_measured, "untouched": untouched,
             "set-read-bw": set_read_bw, "flagged": flagged, "table": table,
-            "change-env": change_env, "scale-bw": scale_bw, "client": client}
+            "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client}
 
 if __name__ == "__main__":
     COMMANDS[sys.argv[1]](*sys.argv[2:])

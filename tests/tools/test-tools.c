@@ -69,7 +69,7 @@ static void links__option_is_validated(void **state)
 	json_object_put(l);
 }
 
-static void links__only_active_ports_and_qdr_encoding(void **state)
+static void links__active_hardware_ports_and_qdr_encoding(void **state)
 {
 	struct rio_link_opt none = { 0 };
 	json_object *st = parse(
@@ -78,9 +78,17 @@ static void links__only_active_ports_and_qdr_encoding(void **state)
 		"\"active_mtu\":4096,\"rate\":\"40 Gb/sec (4X QDR)\",\"rate_gbps\":40},"
 		"{\"port\":2,\"state\":\"DOWN\",\"link_layer\":\"InfiniBand\","
 		"\"active_mtu\":4096,\"rate_gbps\":40}]}]}");
-	json_object *l = rio_check_links(&none, st);
+	json_object *sw = parse(
+		"{\"rdma_devices\":[{\"name\":\"rxe0\",\"transport\":\"software\","
+		"\"ports\":[{\"port\":1,\"state\":\"ACTIVE\",\"link_layer\":\"Ethernet\","
+		"\"active_mtu\":1024,\"rate\":\"2.5 Gb/sec (1X SDR)\",\"rate_gbps\":2.5}]}]}");
+	json_object *l = rio_check_links(&none, st), *l2;
 
 	(void)state;
+	l2 = rio_check_links(&none, sw);
+	assert_int_equal(rio_json_len(l2), 0);
+	json_object_put(l2);
+	json_object_put(sw);
 	assert_int_equal(rio_json_len(l), 1);
 	/* QDR signals 40 Gb/s but carries 32 (8b/10b). */
 	assert_true(fabs(rio_json_num(json_object_array_get_idx(l, 0),
@@ -267,7 +275,7 @@ int main(void)
 		cmocka_unit_test(ceiling__matches_published_100g_figures),
 		cmocka_unit_test(ceiling__17_6_gib_exceeds_one_100g_link),
 		cmocka_unit_test(links__option_is_validated),
-		cmocka_unit_test(links__only_active_ports_and_qdr_encoding),
+		cmocka_unit_test(links__active_hardware_ports_and_qdr_encoding),
 		cmocka_unit_test(schema__validator_accepts_and_rejects),
 		cmocka_unit_test(schema__builtin_rejects_empty_document),
 		cmocka_unit_test(sysfs__rxe_device_and_nfs_mounts),

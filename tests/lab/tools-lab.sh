@@ -1,0 +1,104 @@
+#!/bin/bash
+# lab-run: --softroce --hosts 2 --timeout 420
+# rdmaio in the lab, one boot for both parts. 1) rdmaio run on the client guest:
+# the result records rxe0 as a software device with its link, warns about
+# software RDMA and the emulated CPU, checks bandwidth against rxe0's ceiling,
+# validates with python3-jsonschema, and reports. 2) rdmaio run --client: fio
+# --server runs on the server guest, the jobs run there through fio's
+# client/server mode, and the result keeps that host's numbers.
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
+rdmaio=$repo/build/rdmaio
+helper=$repo/tests/tools/result-tool.py
+schema=$repo/results-schema/result.schema.json
+# Under the shared repository: "$RDMAIO_SERVER_EXEC" runs in the same folder.
+mkdir -p "$repo/build"
+tmp=$(mktemp -d "$repo/build/tools-lab.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+cat >lab.fio <<JOB
+[global]
+ioengine=psync
+filename=/tmp/rdmaio-lab-data
+size=4m
+bs=64k
+rate=20m
+[seq-read-rdma]
+rw=read
+stonewall
+[seq-read-tcp]
+rw=read
+stonewall
+JOB
+check "rdmaio run in the lab writes a result" "$rdmaio" run -o lab.json lab.fio
+check "it validates with python3-jsonschema" python3 "$helper" validate "$schema" lab.json
+check "its numbers are fio's own" python3 "$helper" fio-numbers lab.json lab.fio
+# One python start for the environment checks: python is slow under TCG.
+python3 - lab.json "$RDMAIO_RDMA_DEV" "$RDMAIO_NETDEV" <<'PY' || _tap_failed=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+failed = 0
+def check(name, cond, detail):
+    global failed
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond:
+        print("#   " + json.dumps(detail))
+        failed = 1
+env = d["environment"]
+devs = (env["status"] or {}).get("rdma_devices", [])
+dev = [x for x in devs if x["name"] == sys.argv[2]]
+port = dev[0]["ports"][0] if dev and dev[0]["ports"] else {}
+check("the environment lists rxe0 as a software device on the lab netdev",
+      env["source"] in ("nfsrdma", "sysfs") and dev and dev[0]["transport"] == "software"
+      and port.get("state") == "ACTIVE" and port.get("link_layer") == "Ethernet"
+      and port.get("netdev") == sys.argv[3], env)
+print("# rxe0 port: " + json.dumps(port))
+codes = {w["code"] for w in d["warnings"]}
+check("warnings say software RDMA and emulated CPU",
+      {"software-rdma", "emulated-cpu"} <= codes, sorted(codes))
+cs = [c for c in d["checks"] if c["name"] == "payload-ceiling"]
+check("rxe0's rate is not taken as a link ceiling: checks skipped with a warning",
+      not d["links"] and cs and all(c["status"] == "skipped" for c in cs)
+      and "no-link" in codes, [d["links"], cs])
+print("# links: " + json.dumps(d["links"]))
+sys.exit(failed)
+PY
+check "report in the lab draws the chart" \
+	bash -c "'$rdmaio' report lab.json --plot lab.svg | grep -q 'seq-read (read)' && grep -q '<svg' lab.svg"
+python3 "$helper" fio-output lab.json lab-fio.json
+check "a stated link is checked in the lab, the honest run passes, the chart shows it" \
+	bash -c "'$rdmaio' run --fio-json lab-fio.json --link-gbps 10 -o stated.json >/dev/null &&
+		grep -q '\"status\": \"pass\"' stated.json &&
+		'$rdmaio' report stated.json --plot stated.svg >/dev/null &&
+		grep -q 'link payload ceiling' stated.svg"
+
+# 2) fio client/server mode across the two guests.
+check "fio --server starts on the server guest" \
+	"$RDMAIO_SERVER_EXEC" fio --server --daemonize=/tmp/fio-server.pid
+cat >remote.fio <<JOB
+[global]
+ioengine=psync
+filename=/tmp/rdmaio-remote-data
+size=4m
+bs=64k
+[seq-write-rdma]
+rw=write
+stonewall
+[seq-write-tcp]
+rw=write
+stonewall
+JOB
+ok=1
+for _ in 1 2 3 4 5; do
+	"$rdmaio" run --client "$RDMAIO_SERVER_IP" -o remote.json remote.fio >run.log 2>&1 && ok=0 && break
+	sleep 1
+done
+[ $ok -eq 0 ] || sed "s/^/# /" run.log
+check "rdmaio run --client runs the jobs on the server guest" test $ok -eq 0
+check "the result validates" python3 "$helper" validate "$schema" remote.json
+check "its numbers are the server's, per host" python3 "$helper" client remote.json "$RDMAIO_SERVER_IP"
+check "the server really wrote the job's file" "$RDMAIO_SERVER_EXEC" test -s /tmp/rdmaio-remote-data
+check "and the client did not" test ! -e /tmp/rdmaio-remote-data
+"$RDMAIO_SERVER_EXEC" sh -c 'kill $(cat /tmp/fio-server.pid)' 2>/dev/null
+done_testing
