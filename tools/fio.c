@@ -91,52 +91,70 @@ json_object *rio_fio_entry(json_object *output, int i, const char *local_host,
 	return NULL;
 }
 
-static json_object *build_argv(const struct rio_fio_run *r, char ***argv)
-{
-	int n = 2 + r->njobs * (r->nclients ? r->nclients : 1) + r->nclients;
-	json_object *arr = json_object_new_array();
-	char **v = calloc(n + 1, sizeof(*v));
-	int i, c, k = 0;
+struct argv_buf {
+	char **v;
+	char **owned; /* the "--client=HOST" strings */
+	int nowned;
+};
 
-	if (!v) {
-		json_object_put(arr);
-		return NULL;
-	}
-	v[k++] = (char *)r->fio;
-	v[k++] = "--output-format=json+";
-	/* fio's client mode takes the job files after each --client. */
-	for (c = 0; c < (r->nclients ? r->nclients : 1); c++) {
-		if (r->nclients &&
-		    asprintf(&v[k++], "--client=%s", r->clients[c]) < 0)
-			v[--k] = NULL;
-		for (i = 0; i < r->njobs; i++)
-			v[k++] = r->jobs[i];
-	}
-	for (i = 0; i < k; i++)
-		json_object_array_add(arr, json_object_new_string(v[i]));
-	*argv = v;
-	return arr;
+static void free_argv(struct argv_buf *a)
+{
+	while (a->nowned)
+		free(a->owned[--a->nowned]);
+	free(a->owned);
+	free(a->v);
 }
 
-static void free_argv(const struct rio_fio_run *r, char **v)
+static json_object *build_argv(const struct rio_fio_run *r, struct argv_buf *a)
 {
-	int i;
+	int n = 2 + r->njobs * (r->nclients ? r->nclients : 1) + r->nclients;
+	json_object *arr;
+	int i, c, k = 0;
 
-	for (i = 0; v && v[i]; i++)
-		if (r->nclients && !strncmp(v[i], "--client=", 9))
-			free(v[i]);
-	free(v);
+	a->v = calloc(n + 1, sizeof(*a->v));
+	a->owned = calloc(r->nclients + 1, sizeof(*a->owned));
+	a->nowned = 0;
+	if (!a->v || !a->owned)
+		goto fail;
+	a->v[k++] = (char *)r->fio;
+	a->v[k++] = "--output-format=json+";
+	/* fio's client mode takes the job files after each --client. */
+	for (c = 0; c < (r->nclients ? r->nclients : 1); c++) {
+		if (r->nclients) {
+			if (asprintf(&a->owned[a->nowned], "--client=%s",
+				     r->clients[c]) < 0)
+				goto fail;
+			a->v[k++] = a->owned[a->nowned++];
+		}
+		for (i = 0; i < r->njobs; i++)
+			a->v[k++] = r->jobs[i];
+	}
+	arr = json_object_new_array();
+	for (i = 0; i < k; i++)
+		json_object_array_add(arr, json_object_new_string(a->v[i]));
+	return arr;
+fail:
+	free_argv(a);
+	return NULL;
 }
 
 int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		int *exit_status, json_object **output)
 {
-	char tmp[] = "/tmp/rdmaio-fio-XXXXXX", **argv = NULL, *text = NULL;
+	char tmp[] = "/tmp/rdmaio-fio-XXXXXX", *text = NULL;
+	struct argv_buf argv = { 0 };
 	json_object *jargv;
 	size_t len;
-	int fd, ret;
+	int fd, ret, i;
 
 	*output = NULL;
+	/* fio would take such a name for an option. */
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i][0] == '-') {
+			RIO_ERR("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
+				r->jobs[i], r->jobs[i]);
+			return -EINVAL;
+		}
 	jargv = build_argv(r, &argv);
 	if (!jargv)
 		return -ENOMEM;
@@ -147,7 +165,7 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		goto out;
 	}
 	unlink(tmp);
-	ret = rio_spawn_run(argv, fd, r->timeout_s);
+	ret = rio_spawn_run(argv.v, fd, r->timeout_s);
 	if (ret < 0) {
 		RIO_ERR("cannot start fio '%s': %s (install fio or pass --fio PATH)",
 			r->fio, strerror(-ret));
@@ -170,7 +188,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(text);
-	free_argv(r, argv);
+	free_argv(&argv);
 	if (ret)
 		json_object_put(jargv);
 	else

@@ -19,8 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-# nfsrdma next to rdmaio would describe this host's RDMA setup; the checks
-# below must not depend on it, and its absence is a case rdmaio handles.
+# Only an nfsrdma built next to rdmaio describes the environment, never one
+# that happens to be on the caller's PATH; nothing below depends on which.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 cat >pair.fio <<JOB
@@ -139,6 +139,8 @@ check_fails "output cannot be written" 1 'cannot write it' \
 check_fails "output is a folder" 1 'is a folder' "$rdmaio" run -o "$tmp" pair.fio
 check_fails "plot with an unknown format" 1 'must end in .svg or .png' \
 	"$rdmaio" report r1.json --plot bad.pdf
+check_fails "a job file named like an option" 1 "pass it as ./-x.fio" \
+	bash -c "cp pair.fio ./-x.fio && '$rdmaio' run -o bad.json -- -x.fio"
 check_fails "unknown command" 2 "unknown command 'frobnicate'" "$rdmaio" frobnicate
 check_fails "bad link option" 2 'not a number' "$rdmaio" check fio.json --link-gbps fast
 check "no failed run left a result or a temporary file" nothing_written
