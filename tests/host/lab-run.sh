@@ -41,6 +41,20 @@ head -c 65536 /dev/urandom >"$bad/vmlinuz"
 check_fails "a guest that cannot boot is reported, not taken for success" 125 'stopped before reporting' \
 	env RDMAIO_CACHE="$tmp/cache" lab/run -- true
 
+check_fails "a module that fails to load is reported as a lab failure" 125 \
+	"setup failed: 'modprobe .*rdma_rxe" \
+	env RDMAIO_LAB_APPEND=module_blacklist=rdma_rxe lab/run --softroce -- true
+
+# Two runs at once share nothing but the read-only kernel cache.
+lab/run -- sh -c 'sleep 2; echo one' >"$tmp/one" 2>&1 &
+p1=$!
+lab/run -- sh -c 'sleep 2; echo two' >"$tmp/two" 2>&1 &
+p2=$!
+wait $p1 && r1=0 || r1=$?
+wait $p2 && r2=0 || r2=$?
+check "two lab runs at once both succeed, each with its own output" \
+	bash -c "[ $r1 = 0 ] && [ $r2 = 0 ] && grep -qx one '$tmp/one' && grep -qx two '$tmp/two'"
+
 check_fails "--hosts takes 1 or 2" 125 'hosts must be 1 or 2' lab/run --hosts 3 -- true
 check_fails "--timeout takes seconds" 125 'timeout must be a positive number' lab/run --timeout soon -- true
 check_fails "a command is required" 125 'no command given' lab/run --softroce
