@@ -13,7 +13,9 @@
 #include "cmd.h"
 #include "link.h"
 #include "log.h"
+#include "doctor.h"
 #include "nfsd.h"
+#include "probe.h"
 #include "status.h"
 
 static void usage(FILE *f)
@@ -30,7 +32,7 @@ static void usage(FILE *f)
 	      "  umount MOUNTPOINT\n"
 	      "  probe SERVER[:PATH]\n"
 	      "  status [--json]\n"
-	      "  doctor\n",
+	      "  doctor [SERVER:/PATH]\n",
 	      f);
 }
 
@@ -173,6 +175,21 @@ static int cmd_server(int argc, char **argv)
 	return nr_nfsd_start(&req, persist) ? 1 : 0;
 }
 
+static int cmd_probe(int argc, char **argv)
+{
+	if (argc != 2)
+		return nr_bad_usage("probe: expected SERVER or SERVER:/PATH",
+				    NULL);
+	return nr_probe(argv[1]) ? 1 : 0;
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	if (argc > 2)
+		return nr_bad_usage("doctor: expected [SERVER:/PATH]", NULL);
+	return nr_doctor(argc == 2 ? argv[1] : NULL) ? 1 : 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -180,6 +197,7 @@ static const struct {
 	{ "link", cmd_link },	     { "server", cmd_server },
 	{ "export", nr_cmd_export }, { "mount", nr_cmd_mount },
 	{ "umount", nr_cmd_umount }, { "status", nr_cmd_status },
+	{ "probe", cmd_probe },	     { "doctor", cmd_doctor },
 };
 
 int main(int argc, char **argv)

@@ -2,7 +2,8 @@
 NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
 	deploy/kmodule.c deploy/link.c deploy/spawn.c deploy/nfsd.c \
 	deploy/exports.c deploy/exportfile.c \
-	deploy/mounts.c deploy/nfsmount.c deploy/status.c
+	deploy/mounts.c deploy/nfsmount.c deploy/status.c deploy/probe.c \
+	deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
 	deploy/cmd_mount.c deploy/cmd_status.c
 NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)
@@ -16,7 +17,7 @@ $(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o)
 # Host unit tests: pure encoders and writers against a temporary root.
 NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-nfsd \
 	$(B)/tests/deploy/test-exports $(B)/tests/deploy/test-status \
-	$(B)/tests/deploy/test-noshell
+	$(B)/tests/deploy/test-mount $(B)/tests/deploy/test-noshell
 UNIT_TESTS += $(NR_TESTS)
 
 $(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"'

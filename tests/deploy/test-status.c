@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "doctor.h"
 #include "log.h"
 #include "status.h"
 
@@ -218,6 +219,18 @@ static void status__rate_and_phys_state_parsers(void **state)
 	assert_null(nr_status_phys_state("9: Future"));
 }
 
+/* doctor compares this with the rxe port's active_mtu: rdma_rxe keeps 80
+ * bytes of a netdev's MTU for its headers (1500 -> 1024, as in the lab). */
+static void doctor__roce_mtu_for_netdev_mtu(void **state)
+{
+	(void)state;
+	assert_int_equal(nr_doctor_roce_mtu(1500), 1024);
+	assert_int_equal(nr_doctor_roce_mtu(9000), 4096);
+	assert_int_equal(nr_doctor_roce_mtu(4176), 4096);
+	assert_int_equal(nr_doctor_roce_mtu(4175), 2048);
+	assert_int_equal(nr_doctor_roce_mtu(300), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +238,7 @@ int main(void)
 		cmocka_unit_test(status__unknown_facts_are_null),
 		cmocka_unit_test(status__nfsd_exports_and_mounts),
 		cmocka_unit_test(status__rate_and_phys_state_parsers),
+		cmocka_unit_test(doctor__roce_mtu_for_netdev_mtu),
 	};
 
 	nr_log_set_quiet(1);

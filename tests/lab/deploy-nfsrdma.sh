@@ -78,6 +78,14 @@ check "exportfs applied it" sh -c 'exportfs -v | grep -q "/srv/nr data\|/srv/nr\
 check_fails "an export to another client only" 0 "added" \
 	"$nr" export add /srv/other --clients 203.0.113.7 \
 	--options rw,no_subtree_check,fsid=2
+check_fails "probe: the export is visible to this client over TCP" 0 \
+	"is exported to this host" "$nr" probe "$srv:$exp"
+check_fails "probe: an export for another client is refused and listed" 1 \
+	"refuses it.*|/srv/other 203.0.113.7" "$nr" probe "$srv:/srv/other"
+check_fails "probe: no server at all fails fast" 1 \
+	"rpcbind \\(TCP 111\\) does not answer" "$nr" probe 198.18.0.99
+check_fails "doctor: all well with rxe0 and nfsd over RDMA" 0 \
+	"ok   nfsd has an RDMA listener" "$nr" doctor "$srv:$exp"
 
 # --- data over RDMA, then TCP
 head -c $((4 << 20)) /dev/urandom >/tmp/nr-data
@@ -135,11 +143,14 @@ check_fails "server stop again is a no-op" 0 "already stopped" \
 rpc.nfsd 2
 check "rpc.nfsd started nfsd without RDMA" \
 	sh -c '! grep -q rdma /proc/fs/nfsd/portlist'
+check_fails "doctor: nfsd without an RDMA listener is a failure" 1 \
+	"FAIL nfsd runs without an RDMA listener" "$nr" doctor
 check_fails "server start adds RDMA to the running nfsd" 0 "nfsd updated" \
 	"$nr" server start
 check "the portlist now has rdma 20049" \
 	grep -qx "rdma 20049" /proc/fs/nfsd/portlist
-check "NFS/RDMA works on the updated server" roundtrip rdma
+check "NFS/RDMA works on the updated server: mount, read back" \
+	sh -c "'$nr' mount '$srv:/' $mnt && cmp /tmp/nr-data $mnt/f.tcp"
 "$nr" umount $mnt >/dev/null
 
 # --- cleanup is idempotent too

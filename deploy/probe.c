@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <nfsc/libnfs.h>
+#include <nfsc/libnfs-raw-mount.h>
+
+#include "log.h"
+#include "nfsmount.h"
+#include "probe.h"
+
+int nr_probe_tcp(const char *server, int port, int timeout_ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	struct pollfd pfd = { .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+	char portstr[16];
+	int fd, ret, err = 0;
+
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	if (getaddrinfo(server, portstr, &hints, &ai))
+		return -EHOSTUNREACH;
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    0);
+	if (fd < 0) {
+		ret = -errno;
+		freeaddrinfo(ai);
+		return ret;
+	}
+	ret = connect(fd, ai->ai_addr, ai->ai_addrlen) ? -errno : 0;
+	freeaddrinfo(ai);
+	if (ret == -EINPROGRESS) {
+		pfd.fd = fd;
+		ret = poll(&pfd, 1, timeout_ms);
+		if (ret == 0)
+			ret = -ETIMEDOUT;
+		else if (ret < 0)
+			ret = -errno;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
+			ret = -errno;
+		else
+			ret = -err;
+	}
+	close(fd);
+	return ret;
+}
+
+static void list_exports(const char *server, struct exportnode *ex)
+{
+	struct groupnode *g;
+
+	printf("exports of %s:\n", server);
+	if (!ex)
+		printf("  (none)\n");
+	for (; ex; ex = ex->ex_next) {
+		printf("  %s", ex->ex_dir);
+		for (g = ex->ex_groups; g; g = g->gr_next)
+			printf(" %s", g->gr_name);
+		printf("%s\n", ex->ex_groups ? "" : " (everyone)");
+	}
+}
+
+int nr_probe(const char *spec)
+{
+	char server[256], path[1024] = "", fix[512];
+	struct nfs_context *nfs;
+	struct exportnode *ex;
+	int ret;
+
+	if (strchr(spec, ':') && spec[0] != '[' &&
+	    strchr(spec, ':') != strrchr(spec, ':'))
+		snprintf(server, sizeof(server), "%s", spec); /* bare IPv6 */
+	else if (strchr(spec, ':')) {
+		ret = nr_mount_split(spec, server, sizeof(server), path,
+				     sizeof(path));
+		if (ret)
+			return ret;
+	} else {
+		snprintf(server, sizeof(server), "%s", spec);
+	}
+	/* libnfs has no timeout for the export list: see first whether
+	 * anything answers at all. */
+	ret = nr_probe_tcp(server, 111, 3000);
+	if (ret) {
+		snprintf(fix, sizeof(fix),
+			 "check the address and that rpcbind runs on %s "
+			 "('nfsrdma server start' starts it)",
+			 server);
+		nr_diag(fix, "probe %s: rpcbind (TCP 111) does not answer: %s",
+			server, strerror(-ret));
+		return ret;
+	}
+	ex = mount_getexports(server);
+	if (!path[0]) {
+		list_exports(server, ex);
+		mount_free_export_list(ex);
+		return 0;
+	}
+	nfs = nfs_init_context();
+	if (!nfs) {
+		mount_free_export_list(ex);
+		return -ENOMEM;
+	}
+	nfs_set_timeout(nfs, 5000);
+	ret = nfs_mount(nfs, server, path);
+	if (ret == 0) {
+		printf("%s:%s is exported to this host and mounts over TCP "
+		       "(NFSv3, libnfs)\n",
+		       server, path);
+		nfs_umount(nfs);
+	} else {
+		snprintf(fix, sizeof(fix),
+			 "on %s: nfsrdma export add %s --clients <this host>",
+			 server, path);
+		nr_diag(fix, "probe %s:%s: the server refuses it: %s", server,
+			path, nfs_get_error(nfs));
+		list_exports(server, ex);
+		ret = -EACCES;
+	}
+	nfs_destroy_context(nfs);
+	mount_free_export_list(ex);
+	return ret;
+}
