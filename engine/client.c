@@ -37,6 +37,7 @@ struct rio_client {
 	struct ibv_context *verbs;
 	struct ibv_device_attr attr;
 	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint64_t base, length;
@@ -146,7 +147,12 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		rio_err_call(ret, "ibv_alloc_pd(%s)", dev);
 		return -ret;
 	}
-	c->cq = ibv_create_cq(verbs, cqe, NULL, NULL, 0);
+	if (c->o->use_events) {
+		ret = rio_cq_channel_new(verbs, c->peer, &c->cc);
+		if (ret)
+			return ret;
+	}
+	c->cq = ibv_create_cq(verbs, cqe, NULL, c->cc, 0);
 	if (!c->cq) {
 		ret = errno;
 		rio_err_call(ret, "ibv_create_cq(%s, cqe=%d)", dev, cqe);
@@ -599,6 +605,30 @@ static void rio_client_watch(struct rio_client *c)
 	}
 }
 
+/* Arms the CQ, reaps what raced in, else sleeps a while on the channel.
+ * Returns how many completions it reaped, or -errno. */
+static int rio_client_sleep(struct rio_client *c)
+{
+	int n, ret;
+
+	ret = ibv_req_notify_cq(c->cq, 0);
+	if (ret) {
+		rio_err_call(ret, "ibv_req_notify_cq(client of %s)", c->peer);
+		return -ret;
+	}
+	n = ibv_poll_cq(c->cq, c->depth, c->wc);
+	if (n < 0) {
+		rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
+		return -EIO;
+	}
+	if (n) {
+		rio_client_reap(c, n);
+		return n;
+	}
+	ret = rio_cq_wait(c->cc, c->cq, 100);
+	return ret < 0 ? ret : 0;
+}
+
 static long rio_ts_ms(const struct timespec *t)
 {
 	return t->tv_sec * 1000 + t->tv_nsec / 1000000;
@@ -626,8 +656,15 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			rio_client_reap(c, n);
 			continue;
 		}
-		if (++spins & 1023)
+		if (c->cc) {
+			n = rio_client_sleep(c);
+			if (n < 0)
+				return n;
+			if (n)
+				continue;
+		} else if (++spins & 1023) {
 			continue;
+		}
 		rio_client_watch(c);
 		if (c->dead && !dead_seen) {
 			dead_seen = true;
@@ -670,6 +707,12 @@ void rio_client_close(struct rio_client *c)
 			rio_err_call(ret, "ibv_destroy_cq(client of %s)",
 				     c->peer);
 		c->cq = NULL;
+	}
+	if (c->cc) {
+		ret = ibv_destroy_comp_channel(c->cc);
+		if (ret)
+			rio_err_call(ret, "ibv_destroy_comp_channel(client)");
+		c->cc = NULL;
 	}
 	if (c->mr) {
 		ret = ibv_dereg_mr(c->mr);

@@ -133,6 +133,16 @@ static struct fio_option rio_options[] = {
 		.group = FIO_OPT_G_RDMA,
 	},
 	{
+		.name = "use_events",
+		.lname = "rdmaio completion events",
+		.type = FIO_OPT_BOOL,
+		.off1 = offsetof(struct rio_opts, use_events),
+		.def = "0",
+		.help = "Sleep on a completion channel instead of busy polling the completion queue",
+		.category = FIO_OPT_C_ENGINE,
+		.group = FIO_OPT_G_RDMA,
+	},
+	{
 		.name = NULL,
 	},
 };

@@ -29,6 +29,7 @@ struct rio_opts {
 	unsigned int clients;
 	unsigned int qps;
 	unsigned int inline_size;
+	unsigned int use_events;
 };
 
 /* The parts of a fio job the options are checked against. */

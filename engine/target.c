@@ -36,6 +36,7 @@ struct rio_target {
 	struct ibv_context *verbs;
 	struct ibv_device_attr attr;
 	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
 	struct ibv_cq *cq;
 	struct ibv_srq *srq;
 	void *region;
@@ -149,7 +150,12 @@ static int rio_target_resources(struct rio_target *t)
 		rio_err_call(ret, "ibv_alloc_pd(%s)", dev);
 		return -ret;
 	}
-	t->cq = ibv_create_cq(t->verbs, cqe, NULL, NULL, 0);
+	if (t->receives && t->o->use_events) {
+		ret = rio_cq_channel_new(t->verbs, t->where, &t->cc);
+		if (ret)
+			return ret;
+	}
+	t->cq = ibv_create_cq(t->verbs, cqe, NULL, t->cc, 0);
 	if (!t->cq) {
 		ret = errno;
 		rio_err_call(ret, "ibv_create_cq(%s, cqe=%d)", dev, cqe);
@@ -358,6 +364,12 @@ static void rio_target_request(struct rio_target *t, struct rdma_cm_event *ev)
 		return;
 	rio_target_refuse(t, id, peer, st);
 	rdma_destroy_id(id);
+	/* A refused client came and went: count it, or a target whose only
+	 * client was refused would wait for ever. */
+	if (st != RIO_STATUS_FULL) {
+		t->accepted++;
+		t->gone++;
+	}
 }
 
 static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
@@ -428,11 +440,13 @@ enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
 	struct ibv_sge sge;
 	int ret;
 
-	if (io_u->ddir != DDIR_READ || t->finished) {
-		io_u->error = io_u->ddir != DDIR_READ ? EINVAL : ESHUTDOWN;
+	if (io_u->ddir != DDIR_READ) {
+		io_u->error = EINVAL;
 		return FIO_Q_COMPLETED;
 	}
-	if (t->receives) {
+	/* Once served, units are only held while fio takes the last
+	 * completions. */
+	if (t->receives && !t->finished) {
 		sge.addr = (uintptr_t)io_u->xfer_buf;
 		sge.length = io_u->xfer_buflen;
 		sge.lkey = t->io_mr->lkey;
@@ -487,7 +501,11 @@ static int rio_target_reap(struct rio_target *t)
 		struct io_u *io_u = (struct io_u *)(uintptr_t)wc->wr_id;
 
 		if (wc->status == IBV_WC_SUCCESS) {
-			io_u->resid = io_u->xfer_buflen - wc->byte_len;
+			/* A message shorter than the buffer is a whole I/O of
+			 * its own size; as a short read fio would requeue the
+			 * rest and not count these bytes. */
+			io_u->xfer_buflen = wc->byte_len;
+			io_u->resid = 0;
 		} else {
 			io_u->error = EIO;
 			rio_wc_errmsg(msg, sizeof(msg), wc, "receive",
@@ -499,6 +517,24 @@ static int rio_target_reap(struct rio_target *t)
 		t->rcount++;
 	}
 	return n;
+}
+
+/* use_events: arm, reap what raced in, else sleep a little on the
+ * channel; connection events are looked at after each sleep. */
+static int rio_target_sleep(struct rio_target *t)
+{
+	int ret;
+
+	ret = ibv_req_notify_cq(t->cq, 0);
+	if (ret) {
+		rio_err_call(ret, "ibv_req_notify_cq(target %s)", t->where);
+		return -ret;
+	}
+	ret = rio_target_reap(t);
+	if (ret)
+		return ret;
+	ret = rio_cq_wait(t->cc, t->cq, 20);
+	return ret < 0 ? ret : 0;
 }
 
 static long rio_ts_ms(const struct timespec *ts)
@@ -524,7 +560,13 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 			return ret;
 		if (ret)
 			continue;
-		if (t->receives && ++spins & 255) {
+		if (t->cc) {
+			ret = rio_target_sleep(t);
+			if (ret < 0)
+				return ret;
+			if (ret)
+				continue;
+		} else if (t->receives && ++spins & 255) {
 			if (!(spins & 63))
 				sched_yield();
 			continue;
@@ -552,13 +594,14 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 		if (ts && rio_ms_since(&start) >= rio_ts_ms(ts))
 			break;
 	}
-	if (t->finished) {
-		/* Served: nothing will arrive any more, and the receive
-		 * buffers' MR must go before fio frees them. */
+	t->rgiven = t->rcount < max ? t->rcount : max;
+	/* Served, and every completion handed to fio (it may take fewer
+	 * than we have per call): nothing will arrive any more, and the
+	 * receive buffers' MR must go before fio frees them. */
+	if (t->finished && t->rgiven == t->rcount) {
 		td->done = 1;
 		rio_target_close(t);
 	}
-	t->rgiven = t->rcount < max ? t->rcount : max;
 	return t->rgiven;
 }
 
@@ -593,6 +636,12 @@ void rio_target_close(struct rio_target *t)
 			rio_err_call(ret, "ibv_destroy_cq(target %s)",
 				     t->where);
 		t->cq = NULL;
+	}
+	if (t->cc) {
+		ret = ibv_destroy_comp_channel(t->cc);
+		if (ret)
+			rio_err_call(ret, "ibv_destroy_comp_channel(target)");
+		t->cc = NULL;
 	}
 	if (t->io_mr) {
 		ret = ibv_dereg_mr(t->io_mr);
