@@ -236,7 +236,7 @@ static void add_opt(json_object *m, char *opts, const char *key, int is_int)
 	json_object_object_add(m, key, NULL);
 }
 
-static json_object *mounts_from_proc(const char *root)
+json_object *rio_envstatus_nfs_mounts(const char *root)
 {
 	char path[PATH_MAX], src[1024], mnt[1024], type[64], opts[2048];
 	json_object *arr = json_object_new_array(), *m;
@@ -278,7 +278,7 @@ json_object *rio_envstatus_from_sysfs(const char *root)
 	json_object_object_add(o, "schema",
 			       json_object_new_string("rdmaio-status/1"));
 	json_object_object_add(o, "rdma_devices", devices_from_sysfs(root));
-	json_object_object_add(o, "nfs_mounts", mounts_from_proc(root));
+	json_object_object_add(o, "nfs_mounts", rio_envstatus_nfs_mounts(root));
 	return o;
 }
 

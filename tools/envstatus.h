@@ -17,4 +17,7 @@ json_object *rio_envstatus_gather(const char *root, const char *self_dir,
 /* The sysfs/mount-table fallback alone, in the nfsrdma status shape. */
 json_object *rio_envstatus_from_sysfs(const char *root);
 
+/* NFS mounts in root/proc/self/mounts, in the status "nfs_mounts" shape. */
+json_object *rio_envstatus_nfs_mounts(const char *root);
+
 #endif

@@ -165,7 +165,8 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		goto out;
 	}
 	unlink(tmp);
-	ret = rio_spawn_run(argv.v, fd, r->timeout_s);
+	ret = rio_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick,
+				 r->tick_arg);
 	if (ret < 0) {
 		RIO_ERR("cannot start fio '%s': %s (install fio or pass --fio PATH)",
 			r->fio, strerror(-ret));

@@ -11,6 +11,8 @@ struct rio_fio_run {
 	char *const *clients; /* fio --client hosts, none for a local run */
 	int nclients;
 	unsigned timeout_s; /* 0: no limit */
+	void (*tick)(void *); /* called about every 100 ms while fio runs */
+	void *tick_arg;
 };
 
 /*

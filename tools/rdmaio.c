@@ -19,6 +19,7 @@
 #include "jobfile.h"
 #include "jutil.h"
 #include "log.h"
+#include "mountwatch.h"
 #include "report.h"
 #include "result.h"
 
@@ -211,6 +212,8 @@ static int cmd_run(int argc, char **argv, struct args *a)
 {
 	struct rio_fio_run r = { 0 };
 	json_object *jobs = NULL, *fargv = NULL, *output = NULL, *doc = NULL;
+	json_object *mounts = NULL;
+	struct rio_mountwatch *watch = NULL;
 	struct rio_result_in in = { 0 };
 	char *out = NULL;
 	int ret, status = 0, flagged = 0;
@@ -244,7 +247,16 @@ static int cmd_run(int argc, char **argv, struct args *a)
 		r.clients = a->clients;
 		r.nclients = a->nclients;
 		r.timeout_s = a->timeout_s;
+		watch = rio_mountwatch_new("");
+		if (!watch) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		rio_mountwatch_sample(watch);
+		r.tick = rio_mountwatch_sample;
+		r.tick_arg = watch;
 		ret = rio_fio_run(&r, &fargv, &status, &output);
+		mounts = rio_mountwatch_seen(watch);
 	}
 	if (ret)
 		goto out;
@@ -268,6 +280,8 @@ static int cmd_run(int argc, char **argv, struct args *a)
 		printf("\nresult: %s\n", out);
 	}
 out:
+	rio_mountwatch_delete(&watch);
+	json_object_put(mounts);
 	json_object_put(doc);
 	json_object_put(output);
 	json_object_put(fargv);

@@ -90,6 +90,8 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	sdir = self_dir();
 	env = rio_envstatus_gather(in->root, sdir, warnings);
 	free(sdir);
+	json_object_object_add(env, "nfs_mounts_during_run",
+			       json_object_get(in->mounts_during_run));
 	links = rio_check_links(&in->link, rio_json_get(env, "status"));
 	if (!links) {
 		json_object_put(warnings);

@@ -18,6 +18,7 @@ struct rio_result_in {
 	char *const *clients;
 	int nclients;
 	json_object *fio_output;
+	json_object *mounts_during_run; /* NULL when fio did not run here */
 	struct rio_link_opt link;
 	const char *root; /* prefix of /proc and /sys: "" outside tests */
 };

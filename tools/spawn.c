@@ -86,9 +86,11 @@ static void forward_signals(struct sigaction *old, int install)
 	}
 }
 
-static int reap(pid_t pid, unsigned timeout_s, const char *name)
+static int reap(pid_t pid, unsigned timeout_s, const char *name,
+		void (*tick)(void *), void *arg)
 {
 	double deadline = timeout_s ? now_s() + timeout_s : 0;
+	int poll_mode = timeout_s || tick;
 	int status, termed = 0, forwarded = 0;
 	struct sigaction old[3];
 	pid_t r;
@@ -100,7 +102,7 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name)
 			kill(-pid, stop_signal);
 			forwarded = 1;
 		}
-		r = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		r = waitpid(pid, &status, poll_mode ? WNOHANG : 0);
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR) {
@@ -121,8 +123,10 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name)
 				kill(-pid, SIGKILL);
 			}
 		}
-		if (timeout_s)
-			usleep(20000);
+		if (tick)
+			tick(arg);
+		if (poll_mode)
+			usleep(tick ? 100000 : 20000);
 	}
 	forward_signals(old, 0);
 	if (stop_signal)
@@ -134,6 +138,12 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name)
 
 int rio_spawn_run(char *const argv[], int out_fd, unsigned timeout_s)
 {
+	return rio_spawn_run_tick(argv, out_fd, timeout_s, NULL, NULL);
+}
+
+int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
+		       void (*tick)(void *), void *arg)
+{
 	pid_t pid;
 	int ret;
 
@@ -142,7 +152,7 @@ int rio_spawn_run(char *const argv[], int out_fd, unsigned timeout_s)
 		RIO_CALL_ERR(-ret, "posix_spawnp", "%s", argv[0]);
 		return ret;
 	}
-	return reap(pid, timeout_s, argv[0]);
+	return reap(pid, timeout_s, argv[0], tick, arg);
 }
 
 /* Reads to EOF; a child that hangs never sends EOF, hence the deadline. */
@@ -221,7 +231,7 @@ int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
 	close(fds[0]);
 	if (rret == -ETIMEDOUT)
 		kill(-pid, SIGKILL);
-	ret = reap(pid, timeout_s, argv[0]);
+	ret = reap(pid, timeout_s, argv[0], NULL, NULL);
 	if (rret) {
 		free(*out);
 		*out = NULL;

@@ -12,6 +12,10 @@
  */
 int rio_spawn_run(char *const argv[], int out_fd, unsigned timeout_s);
 
+/* The same, calling tick(arg) about every 100 ms while the child runs. */
+int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
+		       void (*tick)(void *), void *arg);
+
 /*
  * Runs argv with stdout captured into a NUL-terminated string (*out, owned
  * by the caller); stderr is passed through when keep_stderr, else dropped.

@@ -10,8 +10,6 @@ import json
 import re
 import sys
 
-import jsonschema
-
 GIB = 1024 ** 3
 MIB = 1024 ** 2
 
@@ -38,6 +36,9 @@ def entries(output):
 
 
 def validate(schema, *docs):
+    # Imported here only: it takes most of a minute in the lab's emulated CPU.
+    import jsonschema  # pylint: disable=import-outside-toplevel
+
     s = load(schema)
     jsonschema.Draft202012Validator.check_schema(s)
     for d in docs:
@@ -242,4 +243,10 @@ COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": com
             "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client}
 
 if __name__ == "__main__":
-    COMMANDS[sys.argv[1]](*sys.argv[2:])
+    # Several checks in one start ("CMD ARGS + CMD ARGS"): python starts
+    # slowly in the lab's emulated CPU.
+    args = sys.argv[1:]
+    while args:
+        cut = args.index("+") if "+" in args else len(args)
+        COMMANDS[args[0]](*args[1:cut])
+        args = args[cut + 1:]

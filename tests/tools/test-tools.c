@@ -21,6 +21,7 @@
 #include "../../tools/envstatus.h"
 #include "../../tools/host.h"
 #include "../../tools/jutil.h"
+#include "../../tools/mountwatch.h"
 #include "../../tools/schema.h"
 #include "../../tools/summary.h"
 
@@ -269,6 +270,41 @@ static void summary__percentiles_merge_bins(void **state)
 	json_object_put(b);
 }
 
+static void mountwatch__keeps_mounts_gone_after_the_run(void **state)
+{
+	char root[] = "/tmp/rdmaio-unit-XXXXXX", cmd[256];
+	struct rio_mountwatch *w;
+	json_object *seen;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put_file(root, "proc/self/mounts", "proc /proc proc rw 0 0\n");
+	w = rio_mountwatch_new(root);
+	assert_non_null(w);
+	rio_mountwatch_sample(w);
+	put_file(root, "proc/self/mounts",
+		 "s:/x /mnt/r nfs4 rw,vers=4.2,proto=rdma,port=20049 0 0\n"
+		 "s:/x /mnt/t nfs4 rw,vers=4.2,proto=tcp,nconnect=8 0 0\n");
+	rio_mountwatch_sample(w);
+	rio_mountwatch_sample(w);
+	put_file(root, "proc/self/mounts", "proc /proc proc rw 0 0\n");
+	rio_mountwatch_sample(w);
+	seen = rio_mountwatch_seen(w);
+	assert_int_equal(rio_json_len(seen), 2);
+	assert_string_equal(rio_json_str(json_object_array_get_idx(seen, 0),
+					 "proto"),
+			    "rdma");
+	assert_int_equal((int)rio_json_num(json_object_array_get_idx(seen, 1),
+					   "nconnect", 0),
+			 8);
+	json_object_put(seen);
+	rio_mountwatch_delete(&w);
+	assert_null(w);
+	rio_mountwatch_delete(&w);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +318,7 @@ int main(void)
 		cmocka_unit_test(host__qemu_cpu_is_emulated),
 		cmocka_unit_test(summary__pairing_by_suffix),
 		cmocka_unit_test(summary__percentiles_merge_bins),
+		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
