@@ -112,6 +112,102 @@ static void jobs_table(json_object *doc, FILE *out)
 	fprintf(out, "\n");
 }
 
+static void setup_devices(json_object *doc, FILE *out)
+{
+	json_object *st =
+		rio_json_get(rio_json_get(doc, "environment"), "status");
+	json_object *devs = rio_json_get(st, "rdma_devices"), *d, *p;
+	size_t i, j;
+
+	if (!rio_json_len(devs))
+		fprintf(out,
+			"- RDMA devices: none found (environment from %s)\n",
+			rio_json_str(rio_json_get(doc, "environment"),
+				     "source"));
+	for (i = 0; i < rio_json_len(devs); i++) {
+		d = json_object_array_get_idx(devs, i);
+		for (j = 0; j < rio_json_len(rio_json_get(d, "ports")); j++) {
+			p = json_object_array_get_idx(rio_json_get(d, "ports"),
+						      j);
+			fprintf(out,
+				"- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
+				rio_json_str(d, "name"),
+				rio_json_str(d, "driver") ?: "no driver",
+				rio_json_str(d, "transport"),
+				(int)rio_json_num(p, "port", 0),
+				rio_json_str(p, "state") ?: "?",
+				rio_json_str(p, "link_layer") ?: "?",
+				(int)rio_json_num(p, "active_mtu", 0),
+				rio_json_str(p, "rate") ?: "rate unknown",
+				rio_json_str(p, "netdev") ?: "none");
+		}
+	}
+}
+
+static void setup_mounts(json_object *doc, FILE *out)
+{
+	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
+				       "nfs_mounts_during_run"),
+		    *m;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ms); i++) {
+		m = json_object_array_get_idx(ms, i);
+		fprintf(out,
+			"- NFS mount during the run: %s on %s, proto=%s vers=%s rsize=%d wsize=%d nconnect=%d\n",
+			rio_json_str(m, "source"),
+			rio_json_str(m, "mountpoint"),
+			rio_json_str(m, "proto") ?: "?",
+			rio_json_str(m, "vers") ?: "?",
+			(int)rio_json_num(m, "rsize", 0),
+			(int)rio_json_num(m, "wsize", 0),
+			(int)rio_json_num(m, "nconnect", 1));
+	}
+}
+
+static int has_warning(json_object *doc, const char *code)
+{
+	json_object *ws = rio_json_get(doc, "warnings");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ws); i++)
+		if (!strcmp(rio_json_str(json_object_array_get_idx(ws, i),
+					 "code"),
+			    code))
+			return 1;
+	return 0;
+}
+
+/* What the numbers were measured on, and how to read them, first. */
+static void setup(json_object *doc, FILE *out)
+{
+	json_object *host = rio_json_get(doc, "host");
+	json_object *ver = rio_json_get(doc, "versions");
+	json_object *cpu = rio_json_get(host, "cpu");
+
+	fprintf(out, "## Setup\n\n");
+	fprintf(out, "- host %s: kernel %s, %d x %s%s\n",
+		rio_json_str(host, "hostname"), rio_json_str(ver, "kernel"),
+		(int)rio_json_num(cpu, "count", 0),
+		rio_json_str(cpu, "model") ?: "unknown CPU",
+		json_object_get_boolean(rio_json_get(cpu, "emulated"))
+			? " (emulated)"
+			: "");
+	fprintf(out, "- rdmaio %s, %s, rdma-core %s\n",
+		rio_json_str(ver, "rdmaio"),
+		rio_json_str(ver, "fio") ?: "fio ?",
+		rio_json_str(ver, "rdma_core") ?: "not installed");
+	setup_devices(doc, out);
+	setup_mounts(doc, out);
+	if (has_warning(doc, "software-rdma"))
+		fprintf(out,
+			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
+	if (json_object_get_boolean(rio_json_get(cpu, "emulated")))
+		fprintf(out,
+			"\n**The CPU is emulated: every figure is far below hardware; compare ratios only.**\n");
+	fprintf(out, "\n");
+}
+
 void rio_report_table(json_object *doc, FILE *out)
 {
 	json_object *checks = rio_json_get(doc, "checks"), *c, *lc;
@@ -119,6 +215,7 @@ void rio_report_table(json_object *doc, FILE *out)
 	size_t i, j;
 	int any = 0;
 
+	setup(doc, out);
 	comparisons_table(doc, out);
 	jobs_table(doc, out);
 	fprintf(out, "## Checks\n\n");

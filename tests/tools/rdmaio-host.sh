@@ -84,6 +84,8 @@ check "... and the honest one has none" \
 
 "$rdmaio" report r1.json --plot chart.svg >report.md 2>report.err
 check "report's table figures match the JSON" python3 "$helper" table report.md r1.json
+check "report starts with the setup the numbers were measured on" \
+	bash -c "head -1 report.md | grep -qx '## Setup' && grep -q '^- rdmaio .*fio-3' report.md"
 check "report renders a non-empty SVG" bash -c "test -s chart.svg && grep -q '<svg' chart.svg"
 check "the chart draws a stated link's ceiling" \
 	bash -c "'$rdmaio' report honest-result.json --plot ceiling.svg >/dev/null &&
