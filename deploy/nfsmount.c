@@ -56,7 +56,7 @@ int nr_mount_options(const struct nr_mount_req *req, const char *addr,
 {
 	int port = req->port ? req->port
 			     : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
-	int v3 = !strcmp(req->vers, "3");
+	int v3 = !strcmp(req->vers, "3"), v6 = strchr(addr, ':') != NULL;
 	size_t o;
 	int n;
 
@@ -71,12 +71,15 @@ int nr_mount_options(const struct nr_mount_req *req, const char *addr,
 			"NFS version '%s' is not supported", req->vers);
 		return -EINVAL;
 	}
-	n = snprintf(out, len, "vers=%s,proto=%s,port=%d,addr=%s", req->vers,
-		     req->proto, port, addr);
+	/* The kernel wants the address family in the transport name
+	 * (tcp6, rdma6), as mount.nfs writes it. */
+	n = snprintf(out, len, "vers=%s,proto=%s%s,port=%d,addr=%s", req->vers,
+		     req->proto, v6 ? "6" : "", port, addr);
 	/* NFSv3 over RDMA still speaks MOUNT over TCP; NFSv4.0 needs
 	 * clientaddr for callbacks, and mount.nfs passes it for 4.x. */
 	if (n > 0 && (size_t)n < len && v3)
-		n += snprintf(out + n, len - n, ",mountproto=tcp,mountaddr=%s",
+		n += snprintf(out + n, len - n,
+			      ",mountproto=tcp%s,mountaddr=%s", v6 ? "6" : "",
 			      addr);
 	else if (n > 0 && (size_t)n < len)
 		n += snprintf(out + n, len - n, ",clientaddr=%s", clientaddr);
@@ -262,6 +265,15 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 		strerror(-err), msg[0] ? ": " : "", msg);
 }
 
+/* "rdma6" is "rdma" over IPv6. */
+static int same_proto(const char *shown, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(shown, want, n) &&
+	       (shown[n] == '\0' || !strcmp(shown + n, "6"));
+}
+
 static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 			    const char *fstype)
 {
@@ -283,7 +295,7 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 		return ret;
 	nr_mount_opt(m.options, "proto", proto, sizeof(proto));
 	if (!strcmp(m.source, src) && !strcmp(m.fstype, fstype) &&
-	    !strcmp(proto, req->proto)) {
+	    same_proto(proto, req->proto)) {
 		printf("%s already mounted on %s (proto=%s)\n", src,
 		       req->mountpoint, proto);
 		return 1;
@@ -352,7 +364,7 @@ int nr_mount(const struct nr_mount_req *req)
 	if (!nr_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
 		snprintf(got, sizeof(got), "2049");
 	snprintf(want, sizeof(want), "%d", port);
-	if (ret <= 0 || strcmp(proto, req->proto) || strcmp(got, want)) {
+	if (ret <= 0 || !same_proto(proto, req->proto) || strcmp(got, want)) {
 		nr_diag("see 'dmesg'; the kernel did not keep proto/port",
 			"mounted %s on %s, but the mount table shows "
 			"proto=%s port=%s, not %s port %s",

@@ -30,7 +30,8 @@ static void options__v42_over_rdma(void **state)
 	assert_string_equal(nr_mount_fstype(req.vers), "nfs4");
 }
 
-static void options__v3_over_rdma_mounts_over_tcp(void **state)
+static void
+options__v3_over_rdma_mounts_over_tcp_ipv6_names_family(void **state)
 {
 	struct nr_mount_req req = { .proto = "rdma",
 				    .vers = "3",
@@ -41,8 +42,14 @@ static void options__v3_over_rdma_mounts_over_tcp(void **state)
 	assert_int_equal(nr_mount_options(&req, "fd18::1", "fd18::2", opts,
 					  sizeof(opts)),
 			 0);
-	assert_string_equal(opts, "vers=3,proto=rdma,port=20050,addr=fd18::1,"
-				  "mountproto=tcp,mountaddr=fd18::1");
+	assert_string_equal(opts, "vers=3,proto=rdma6,port=20050,addr=fd18::1,"
+				  "mountproto=tcp6,mountaddr=fd18::1");
+	assert_int_equal(nr_mount_options(&req, "198.18.0.1", "198.18.0.2",
+					  opts, sizeof(opts)),
+			 0);
+	assert_string_equal(opts, "vers=3,proto=rdma,port=20050,"
+				  "addr=198.18.0.1,mountproto=tcp,"
+				  "mountaddr=198.18.0.1");
 	assert_string_equal(nr_mount_fstype(req.vers), "nfs");
 }
 
@@ -121,7 +128,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(options__v42_over_rdma),
-		cmocka_unit_test(options__v3_over_rdma_mounts_over_tcp),
+		cmocka_unit_test(
+			options__v3_over_rdma_mounts_over_tcp_ipv6_names_family),
 		cmocka_unit_test(options__tcp_nconnect_and_extra),
 		cmocka_unit_test(options__rejects_bad_proto_and_vers),
 		cmocka_unit_test(split__ipv4_ipv6_and_bad),

@@ -1,0 +1,85 @@
+#!/bin/bash
+# lab-run: --softroce --hosts 2 --timeout 600
+# nfsrdma across two guests: the server guest serves NFS over RDMA and exports
+# to the client's address only; the client probes, mounts over RDMA and TCP
+# (RDMA over IPv4 and IPv6), checksums data on both sides, and meets the real errors of
+# a remote setup: a blacklisted rpcrdma, an export for someone else, a
+# stopped listener, no RDMA device.
+. "$(dirname "$0")/../lib.sh"
+cd "$(dirname "$0")/../.." || exit 1
+nr=${NFSRDMA:-$PWD/build/nfsrdma}
+srv=$RDMAIO_SERVER_IP cli=$RDMAIO_CLIENT_IP srv6=$RDMAIO_SERVER_IP6
+cli6=$RDMAIO_CLIENT_IP6 mnt=/mnt/two
+S() { "$RDMAIO_SERVER_EXEC" "$@"; }
+mkdir -p $mnt
+
+# --- client: rpcrdma blacklisted here, before anything loads it
+echo "blacklist rpcrdma" >/etc/modprobe.d/nfsrdma-test.conf
+check_fails "client: mount with rpcrdma blacklisted names the module" 1 \
+	"module rpcrdma .*blacklisted" "$nr" mount "$srv:/" $mnt
+rm /etc/modprobe.d/nfsrdma-test.conf
+
+# --- server guest
+check_fails "server: the lab's rxe0 on eth0 is already there" 0 \
+	"already present" S "$nr" link add rxe0 eth0
+check_fails "server: server start" 0 "nfsd started" \
+	S "$nr" server start --grace 10 --lease 10
+S mkdir -p /srv/two /srv/other
+S mount -t tmpfs -o size=64m tmpfs /srv/two
+S mount -t tmpfs -o size=8m tmpfs /srv/other
+check_fails "server: export to the client's IPv4 address only" 0 "added" \
+	S "$nr" export add /srv/two --clients "$cli" \
+	--options rw,no_root_squash,fsid=0
+check_fails "server: the same export to the client's IPv6 address" 0 \
+	"added" S "$nr" export add /srv/two --clients "$cli6" \
+	--options rw,no_root_squash,fsid=0
+check_fails "server: an export for another host" 0 "added" \
+	S "$nr" export add /srv/other --clients 198.18.0.77 --options rw,fsid=1
+
+# --- client
+check_fails "client: probe sees the export" 0 "is exported to this host" \
+	"$nr" probe "$srv:/srv/two"
+head -c $((4 << 20)) /dev/urandom >/tmp/two-data
+want=$(sha256sum </tmp/two-data | cut -d' ' -f1)
+roundtrip() { # SPEC PROTO FILE [MOUNT OPTIONS]
+	local spec=$1 proto=$2 f=$3 got
+	shift 3
+	"$nr" mount "$spec" $mnt --proto "$proto" "$@" || return 1
+	grep -q " $mnt nfs4 .*proto=$proto" /proc/mounts || return 1
+	dd if=/tmp/two-data of="$mnt/$f" bs=1M oflag=direct status=none ||
+		return 1
+	"$nr" umount $mnt >/dev/null || return 1
+	"$nr" mount "$spec" $mnt --proto "$proto" "$@" >/dev/null || return 1
+	got=$(dd if="$mnt/$f" bs=1M iflag=direct status=none | sha256sum |
+		cut -d' ' -f1)
+	"$nr" umount $mnt >/dev/null || return 1
+	[ "$got" = "$want" ] || { echo "client read $got != $want"; return 1; }
+	got=$(S sha256sum "/srv/two/$f" | cut -d' ' -f1)
+	[ "$got" = "$want" ] || { echo "server has $got != $want"; return 1; }
+}
+check "client: NFS/RDMA over IPv4, data checksummed on both hosts" \
+	roundtrip "$srv:/" rdma f.rdma
+check "client: NFS/TCP nconnect=2, data checksummed on both hosts" \
+	roundtrip "$srv:/" tcp f.tcp --nconnect 2
+check "client: NFS/RDMA over IPv6" roundtrip "[$srv6]:/" rdma f.rdma6
+check_fails "client: mount shows clientaddr and proto in the mount table" \
+	0 "clientaddr=$cli" sh -c "'$nr' mount '$srv:/' $mnt &&
+		grep ' $mnt ' /proc/mounts"
+check_fails "client: status --json reports the mount" 0 \
+	'"proto": *"rdma"' "$nr" status --json
+"$nr" umount $mnt >/dev/null
+check_fails "client: an export for another host is refused (EACCES)" 1 \
+	"does not export it to this client \\($cli\\)" \
+	"$nr" mount "$srv:/srv/other" $mnt --vers 3
+
+# --- the server loses its listener, then the client its device
+check_fails "server: server stop" 0 "nfsd stopped" S "$nr" server stop
+start=$(date +%s)
+check_fails "client: no listener on the server: ECONNREFUSED explained" 1 \
+	"refuses rdma connections on port 20049" "$nr" mount "$srv:/" $mnt
+check "client: ... and it failed fast (under 30 s)" \
+	test $(($(date +%s) - start)) -lt 30
+check "client: link del rxe0" "$nr" link del rxe0
+check_fails "client: no RDMA device: EPROTO explained" 1 \
+	"no RDMA device on the route to $srv" "$nr" mount "$srv:/" $mnt
+done_testing
