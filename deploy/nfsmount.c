@@ -307,6 +307,54 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 	return -EBUSY;
 }
 
+struct share_ctx {
+	const char *addr;
+	const char *proto;
+	struct nr_mount_ent found;
+	char found_proto[16];
+};
+
+static int share_cb(const struct nr_mount_ent *m, void *arg)
+{
+	struct share_ctx *c = arg;
+	char addr[64], proto[16];
+
+	if (strcmp(m->fstype, "nfs4") ||
+	    !nr_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
+	    strcmp(addr, c->addr) ||
+	    !nr_mount_opt(m->options, "proto", proto, sizeof(proto)) ||
+	    same_proto(proto, c->proto))
+		return 0;
+	c->found = *m;
+	snprintf(c->found_proto, sizeof(c->found_proto), "%s", proto);
+	return 1;
+}
+
+/*
+ * The kernel keeps one NFSv4 client per server (trunking discovery finds
+ * it again even with nosharecache), and a new mount silently rides on its
+ * transport: proto= is ignored. Refuse up front instead.
+ */
+static int check_shared_client(const struct nr_mount_req *req, const char *addr)
+{
+	struct share_ctx c = { .addr = addr, .proto = req->proto };
+	char fix[1200];
+
+	if (nr_mount_fstype(req->vers)[3] == '\0' ||
+	    nr_mounts_foreach(share_cb, &c) <= 0)
+		return 0;
+	snprintf(fix, sizeof(fix),
+		 "unmount it first (nfsrdma umount %s): mount the two "
+		 "protocols one after the other",
+		 c.found.mountpoint);
+	nr_diag(fix,
+		"mount %s over %s: %s is already mounted over %s on %s, and "
+		"the kernel would reuse that NFSv4 client and its transport",
+		req->spec, req->proto, c.found.source, c.found_proto,
+		c.found.mountpoint);
+	return -EBUSY;
+}
+
 static int retryable(int err)
 {
 	return err == -ECONNREFUSED || err == -ETIMEDOUT || err == -EAGAIN ||
@@ -341,6 +389,9 @@ int nr_mount(const struct nr_mount_req *req)
 	ret = check_mountpoint(req, src, fstype);
 	if (ret)
 		return ret < 0 ? ret : 0;
+	ret = check_shared_client(req, addr);
+	if (ret)
+		return ret;
 	if ((!strcmp(req->proto, "rdma") &&
 	     (ret = nr_module_load("rpcrdma", "NFS/RDMA client transport"))) ||
 	    (ret = nr_module_load(fstype[3] ? "nfsv4" : "nfsv3", "NFS client")))

@@ -152,6 +152,26 @@ static const char *driver_of(const char *name, const char *ddir,
 	return NULL;
 }
 
+/*
+ * rxe and siw are software. Without a driver name, sysfs still tells:
+ * every hardware RDMA device hangs off a bus device (PCI, auxiliary), the
+ * software ones have no "device" link at all.
+ */
+static const char *transport_of(const char *drv, const char *ddir)
+{
+	char path[600];
+	int ret;
+
+	if (drv)
+		return !strcmp(drv, "rxe") || !strcmp(drv, "siw") ? "software"
+								  : "hardware";
+	if (snprintf(path, sizeof(path), "%s/device", ddir) >=
+	    (int)sizeof(path))
+		return NULL;
+	ret = nr_file_exists(path);
+	return ret < 0 ? NULL : ret ? "hardware" : "software";
+}
+
 static void add_devices(struct json_object *root)
 {
 	struct json_object *devs = json_object_new_array();
@@ -184,14 +204,8 @@ static void add_devices(struct json_object *root)
 		drv = driver_of(de->d_name, ddir, links, &nlinks, drvbuf,
 				sizeof(drvbuf));
 		json_object_object_add(dev, "driver", str_or_null(drv));
-		json_object_object_add(
-			dev, "transport",
-			!drv ? NULL
-			     : json_object_new_string(
-				       !strcmp(drv, "rxe") ||
-						       !strcmp(drv, "siw")
-					       ? "software"
-					       : "hardware"));
+		json_object_object_add(dev, "transport",
+				       str_or_null(transport_of(drv, ddir)));
 		json_object_object_add(dev, "node_type",
 				       sysfs_str(ddir, "node_type", 1));
 		pd = opendir(pdir);

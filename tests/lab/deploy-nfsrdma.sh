@@ -107,6 +107,11 @@ check_fails "mount again is a no-op" 0 "already mounted" \
 	"$nr" mount "$srv:/" $mnt --proto rdma
 check_fails "a different mount on a busy mountpoint is refused" 1 \
 	"mountpoint $mnt is busy" "$nr" mount "$srv:/" $mnt --proto tcp
+mkdir -p /mnt/nr2
+check_fails "a TCP mount beside the RDMA one is refused: one NFSv4 client" 1 \
+	"would reuse that NFSv4 client" "$nr" mount "$srv:/" /mnt/nr2 --proto tcp
+check "... and nothing was mounted there" \
+	sh -c "! grep -q ' /mnt/nr2 ' /proc/mounts"
 check_fails "umount" 0 "unmounted" "$nr" umount $mnt
 check_fails "umount again is a no-op" 0 "not mounted" "$nr" umount $mnt
 check "NFS/TCP: mount, write, remount, read back, same sha256" roundtrip tcp
