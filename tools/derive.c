@@ -87,35 +87,63 @@ static json_object *ratio(double a, double b)
 	return b > 0 ? json_object_new_double(a / b) : NULL;
 }
 
+static void add_comparison(json_object *arr, const char *host,
+			   const char *workload, const char *rname,
+			   const struct side *r, const char *rdir,
+			   const char *tname, const struct side *t,
+			   const char *tdir)
+{
+	json_object *c = json_object_new_object();
+
+	json_object_object_add(c, "host", json_object_new_string(host));
+	json_object_object_add(c, "workload", json_object_new_string(workload));
+	json_object_object_add(c, "direction", json_object_new_string(rdir));
+	json_object_object_add(c, "tcp_direction",
+			       json_object_new_string(tdir));
+	json_object_object_add(c, "rdma", side_json(r, rname, rdir));
+	json_object_object_add(c, "tcp", side_json(t, tname, tdir));
+	json_object_object_add(c, "bw_ratio",
+			       ratio(sum(r, rdir, "bw_bytes"),
+				     sum(t, tdir, "bw_bytes")));
+	json_object_object_add(c, "iops_ratio",
+			       ratio(sum(r, rdir, "iops"),
+				     sum(t, tdir, "iops")));
+	json_object_array_add(arr, c);
+}
+
+/* The one direction a side moved data in, or NULL (none, or both). */
+static const char *only_direction(const struct side *s)
+{
+	int rd = sum(s, "read", "io_bytes") > 0;
+	int wr = sum(s, "write", "io_bytes") > 0;
+
+	return rd == wr ? NULL : rd ? "read" : "write";
+}
+
 static void compare_pair(json_object *arr, const char *host,
 			 const char *workload, const char *rname,
 			 const struct side *r, const char *tname,
 			 const struct side *t)
 {
 	static const char *const dirs[] = { "read", "write" };
-	json_object *c;
-	int d;
+	const char *rd = only_direction(r), *td = only_direction(t);
+	int d, n = 0;
 
 	for (d = 0; d < 2; d++) {
 		if (sum(r, dirs[d], "io_bytes") <= 0 ||
 		    sum(t, dirs[d], "io_bytes") <= 0)
 			continue;
-		c = json_object_new_object();
-		json_object_object_add(c, "host", json_object_new_string(host));
-		json_object_object_add(c, "workload",
-				       json_object_new_string(workload));
-		json_object_object_add(c, "direction",
-				       json_object_new_string(dirs[d]));
-		json_object_object_add(c, "rdma", side_json(r, rname, dirs[d]));
-		json_object_object_add(c, "tcp", side_json(t, tname, dirs[d]));
-		json_object_object_add(c, "bw_ratio",
-				       ratio(sum(r, dirs[d], "bw_bytes"),
-					     sum(t, dirs[d], "bw_bytes")));
-		json_object_object_add(c, "iops_ratio",
-				       ratio(sum(r, dirs[d], "iops"),
-					     sum(t, dirs[d], "iops")));
-		json_object_array_add(arr, c);
+		add_comparison(arr, host, workload, rname, r, dirs[d], tname, t,
+			       dirs[d]);
+		n++;
 	}
+	/*
+	 * A round trip can count as a read on one transport and a write on
+	 * the other (RDMA READ against fio's net engine in ping-pong mode):
+	 * when each side moved data one way only, those two are the pair.
+	 */
+	if (!n && rd && td)
+		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
 }
 
 static int seen_before(json_object *output, const char *local_host, int upto,

@@ -47,6 +47,18 @@ static void label(char *buf, size_t n, json_object *o, const char *name_key,
 		snprintf(buf, n, "%s (%s)", rio_json_str(o, name_key), dir);
 }
 
+/* "workload (read)", or "rtt (read/write)" when the sides differ. */
+static void pair_label(char *buf, size_t n, json_object *c, int hosts)
+{
+	const char *rd = rio_json_str(c, "direction");
+	const char *td = rio_json_str(c, "tcp_direction");
+	char dir[32];
+
+	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
+		 strcmp(rd, td) ? td : "");
+	label(buf, n, c, "workload", dir, hosts);
+}
+
 static void comparisons_table(json_object *doc, FILE *out)
 {
 	json_object *cs = rio_json_get(doc, "comparisons"), *c, *r, *t;
@@ -66,8 +78,7 @@ static void comparisons_table(json_object *doc, FILE *out)
 		c = json_object_array_get_idx(cs, i);
 		r = rio_json_get(c, "rdma");
 		t = rio_json_get(c, "tcp");
-		label(l, sizeof(l), c, "workload", rio_json_str(c, "direction"),
-		      multi_host(doc));
+		pair_label(l, sizeof(l), c, multi_host(doc));
 		fmt_num(rb, sizeof(rb), rio_json_num(r, "bw_bytes", NAN), MIB,
 			2);
 		fmt_num(tb, sizeof(tb), rio_json_num(t, "bw_bytes", NAN), MIB,
@@ -278,8 +289,7 @@ static int write_data(json_object *doc, FILE *f, double *max)
 	*max = 0;
 	for (i = 0; i < rio_json_len(cs); i++, rows++) {
 		c = json_object_array_get_idx(cs, i);
-		label(l, sizeof(l), c, "workload", rio_json_str(c, "direction"),
-		      multi_host(doc));
+		pair_label(l, sizeof(l), c, multi_host(doc));
 		clean_label(l);
 		a = rio_json_num(rio_json_get(c, "rdma"), "bw_bytes", 0) / MIB;
 		b = rio_json_num(rio_json_get(c, "tcp"), "bw_bytes", 0) / MIB;

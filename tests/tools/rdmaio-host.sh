@@ -43,6 +43,17 @@ stonewall
 [seq-write-tcp]
 rw=write
 stonewall
+; A round trip counted as a read on one side and a write on the other.
+[rtt-rdma]
+rw=randread
+bs=4k
+size=1m
+stonewall
+[rtt-tcp]
+rw=randwrite
+bs=4k
+size=1m
+stonewall
 JOB
 valid() { python3 "$helper" validate "$schema" "$@"; }
 
@@ -50,8 +61,8 @@ check "run writes a result" "$rdmaio" run -o r1.json pair.fio
 check "the result validates with python3-jsonschema" valid r1.json
 check "results equal fio's own numbers, job files and argv recorded" \
 	python3 "$helper" fio-numbers r1.json pair.fio
-check "RDMA/TCP comparisons for both workloads and directions" \
-	python3 "$helper" comparisons r1.json 2
+check "RDMA/TCP comparisons for both workloads and directions, and the round trip" \
+	python3 "$helper" comparisons r1.json 3
 mv r1.json first.json
 check "the same jobs run again" "$rdmaio" run -o r1.json pair.fio
 check "two runs differ only in measured values and timestamps" \

@@ -95,11 +95,11 @@ def comparisons(path, n):
         fail("%d comparisons, want %s" % (len(cs), n))
     by_name = {r["jobname"]: r for r in doc["results"]}
     for c in cs:
-        d = c["direction"]
+        d, td = c["direction"], c["tcp_direction"]
         r, t = by_name[c["rdma"]["jobname"]], by_name[c["tcp"]["jobname"]]
-        if c["rdma"]["bw_bytes"] != r[d]["bw_bytes"] or c["tcp"]["bw_bytes"] != t[d]["bw_bytes"]:
+        if c["rdma"]["bw_bytes"] != r[d]["bw_bytes"] or c["tcp"]["bw_bytes"] != t[td]["bw_bytes"]:
             fail("comparison bandwidth differs from the jobs'")
-        if abs(c["bw_ratio"] - r[d]["bw_bytes"] / t[d]["bw_bytes"]) > 1e-9:
+        if abs(c["bw_ratio"] - r[d]["bw_bytes"] / t[td]["bw_bytes"]) > 1e-9:
             fail("ratio %r wrong" % c["bw_ratio"])
         if c["rdma"]["clat_ns"]["p99"] != r[d]["clat_ns"]["p99"]:
             fail("p99 differs from the job's")
@@ -192,7 +192,9 @@ def table(md, path):
             for line in open(md, encoding="utf-8") if line.startswith("| ")]
     want = []
     for c in doc["comparisons"]:
-        want.append(["%s (%s)" % (c["workload"], c["direction"]),
+        d = c["direction"] if c["direction"] == c["tcp_direction"] else \
+            c["direction"] + "/" + c["tcp_direction"]
+        want.append(["%s (%s)" % (c["workload"], d),
                      "%.2f" % (c["rdma"]["bw_bytes"] / MIB), "%.2f" % (c["tcp"]["bw_bytes"] / MIB),
                      "%.2f" % c["bw_ratio"], lat(c["rdma"]["clat_ns"]), lat(c["tcp"]["clat_ns"])])
     for r in doc["results"]:
