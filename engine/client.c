@@ -92,6 +92,12 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 	case RIO_VERB_WRITE_IMM:
 		c->write_op = IBV_WR_RDMA_WRITE_WITH_IMM;
 		break;
+	case RIO_VERB_FETCH_ADD:
+		c->write_op = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		break;
+	case RIO_VERB_CMP_SWAP:
+		c->write_op = IBV_WR_ATOMIC_CMP_AND_SWP;
+		break;
 	default:
 		c->write_op = IBV_WR_RDMA_WRITE;
 		break;
@@ -134,6 +140,13 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		return -ret;
 	}
 	cqe = c->depth + c->nqps;
+	if ((c->write_op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	     c->write_op == IBV_WR_ATOMIC_CMP_AND_SWP) &&
+	    c->attr.atomic_cap == IBV_ATOMIC_NONE) {
+		rio_err("client job: RDMA device %s does not support atomics; use another verb or device",
+			dev);
+		return -EOPNOTSUPP;
+	}
 	if (c->depth > (unsigned int)c->attr.max_qp_wr ||
 	    cqe > c->attr.max_cqe) {
 		rio_err("client job: iodepth=%u is above the limit of RDMA device %s (max_qp_wr=%d, max_cqe=%d); lower iodepth",
@@ -176,7 +189,10 @@ static int rio_client_step(struct rio_client *c, struct rdma_cm_id *id,
 	ret = rio_cm_next(c->ch, ms, &ev);
 	if (ret == -ETIMEDOUT) {
 		*retry = want == RDMA_CM_EVENT_ESTABLISHED;
-		if (!*retry)
+		if (want == RDMA_CM_EVENT_ADDR_RESOLVED)
+			rio_err("client job: %s did not resolve to a hardware address within %d ms: nothing answers on that network, or its netdev has no RDMA device; check hostname= or %s",
+				c->peer, ms, RIO_SOFTROCE_HINT);
+		else if (!*retry)
 			rio_err("client job: no answer from the connection manager for %s within %d ms while waiting for %s",
 				c->peer, ms, rdma_event_str(want));
 		return ret;
@@ -398,6 +414,10 @@ static const char *rio_client_verb(const struct rio_client *c,
 		return "SEND";
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		return "RDMA WRITE with immediate";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return "atomic fetch-and-add";
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return "atomic compare-and-swap";
 	default:
 		return "RDMA WRITE";
 	}
@@ -446,8 +466,23 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 	wr->send_flags = 0;
 	if (wr->opcode != IBV_WR_RDMA_READ && sge->length <= c->inline_max)
 		wr->send_flags = IBV_SEND_INLINE;
-	wr->wr.rdma.remote_addr = c->base + io_u->offset;
-	wr->wr.rdma.rkey = c->rkey;
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	    wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		/* The word's old value lands in the I/O buffer. */
+		if (io_u->offset & 7 || sge->length != 8) {
+			io_u->error = EINVAL;
+			return FIO_Q_COMPLETED;
+		}
+		wr->send_flags = 0;
+		wr->wr.atomic.remote_addr = c->base + io_u->offset;
+		wr->wr.atomic.rkey = c->rkey;
+		wr->wr.atomic.compare_add =
+			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
+		wr->wr.atomic.swap = 1;
+	} else {
+		wr->wr.rdma.remote_addr = c->base + io_u->offset;
+		wr->wr.rdma.rkey = c->rkey;
+	}
 	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		wr->imm_data = htobe32(io_u->index);
 

@@ -21,6 +21,10 @@ const char *rio_verb_name(unsigned int verb)
 		return "send";
 	case RIO_VERB_WRITE_IMM:
 		return "write_imm";
+	case RIO_VERB_FETCH_ADD:
+		return "fetch_add";
+	case RIO_VERB_CMP_SWAP:
+		return "cmp_swap";
 	}
 	return "unknown";
 }
@@ -51,6 +55,10 @@ unsigned int rio_opts_need(const struct rio_opts *o, const struct rio_job *j)
 	case RIO_VERB_WRITE_IMM:
 		need = RIO_NEED_IMM;
 		break;
+	case RIO_VERB_FETCH_ADD:
+	case RIO_VERB_CMP_SWAP:
+		need = RIO_NEED_ATOMIC;
+		break;
 	}
 	return need;
 }
@@ -69,6 +77,9 @@ unsigned int rio_opts_allowed(const struct rio_opts *o)
 		return RIO_NEED_SEND;
 	case RIO_VERB_WRITE_IMM:
 		return RIO_NEED_IMM;
+	case RIO_VERB_FETCH_ADD:
+	case RIO_VERB_CMP_SWAP:
+		return RIO_NEED_ATOMIC;
 	}
 	return 0;
 }
@@ -110,6 +121,16 @@ static int rio_opts_check_client(const struct rio_opts *o,
 		return -EINVAL;
 	}
 	switch (o->verb) {
+	case RIO_VERB_FETCH_ADD:
+	case RIO_VERB_CMP_SWAP:
+		if (j->min_bs != 8 || j->max_bs != 8) {
+			rio_err("client job: verb=%s works on 8-byte words, but bs is %" PRIu64
+				"..%" PRIu64 "; set bs=8",
+				verb, j->min_bs, j->max_bs);
+			return -EINVAL;
+		}
+		/* An atomic is a write I/O: the write rules apply too. */
+		__attribute__((fallthrough));
 	case RIO_VERB_WRITE:
 	case RIO_VERB_SEND:
 	case RIO_VERB_WRITE_IMM:
@@ -153,8 +174,8 @@ static int rio_opts_check_client(const struct rio_opts *o,
 
 int rio_opts_check(const struct rio_opts *o, const struct rio_job *j)
 {
-	if (o->verb > RIO_VERB_WRITE_IMM) {
-		rio_err("verb=%u is unknown; use auto, write, read, send or write_imm",
+	if (o->verb > RIO_VERB_CMP_SWAP) {
+		rio_err("verb=%u is unknown; use auto, write, read, send, write_imm, fetch_add or cmp_swap",
 			o->verb);
 		return -EINVAL;
 	}

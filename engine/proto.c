@@ -134,8 +134,7 @@ enum rio_status rio_hello_judge(const struct rio_hello *h,
 	if (!h->need || (h->need & ~RIO_NEED_ALL) ||
 	    (h->need & ~offer->allowed))
 		return RIO_STATUS_VERB;
-	if ((h->need & (RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_IMM)) &&
-	    h->span > offer->length)
+	if ((h->need & RIO_NEED_REGION) && h->span > offer->length)
 		return RIO_STATUS_SPAN;
 	if ((h->need & RIO_NEED_SEND) && h->max_bs > offer->recv_size)
 		return RIO_STATUS_BS;
@@ -170,6 +169,7 @@ const char *rio_need_str(unsigned int need)
 		[RIO_NEED_WRITE | RIO_NEED_READ] = "RDMA WRITE and READ",
 		[RIO_NEED_SEND] = "SEND",
 		[RIO_NEED_IMM] = "RDMA WRITE with immediate",
+		[RIO_NEED_ATOMIC] = "8-byte atomics",
 	};
 
 	if (need < sizeof(str) / sizeof(str[0]) && str[need])
@@ -225,7 +225,7 @@ int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 			peer, rio_need_str(h->need));
 		return -EPROTO;
 	}
-	if (!(h->need & (RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_IMM)))
+	if (!(h->need & RIO_NEED_REGION))
 		return 0;
 	if (!r->base || r->base + r->length < r->base) {
 		rio_err("target %s sent an invalid region (base 0x%" PRIx64

@@ -17,7 +17,11 @@ enum rio_need {
 	RIO_NEED_READ = 1 << 1,
 	RIO_NEED_SEND = 1 << 2,
 	RIO_NEED_IMM = 1 << 3,
-	RIO_NEED_ALL = (1 << 4) - 1,
+	RIO_NEED_ATOMIC = 1 << 4,
+	RIO_NEED_ALL = (1 << 5) - 1,
+	/* The verbs that address the target's region. */
+	RIO_NEED_REGION =
+		RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_IMM | RIO_NEED_ATOMIC,
 };
 
 /* The target's verdict on a hello. */

@@ -174,8 +174,10 @@ static int rio_target_resources(struct rio_target *t)
 	}
 	t->offer.allowed = allowed;
 	t->offer.recv_size = t->td->o.min_bs[DDIR_READ];
-	if (!(allowed & (RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_IMM)))
+	if (!(allowed & RIO_NEED_REGION))
 		return 0;
+	if (allowed & RIO_NEED_ATOMIC)
+		access |= IBV_ACCESS_REMOTE_ATOMIC;
 	if (allowed & (RIO_NEED_WRITE | RIO_NEED_IMM))
 		access |= IBV_ACCESS_REMOTE_WRITE;
 	if (allowed & RIO_NEED_READ)

@@ -200,6 +200,26 @@ static void allowed__only_what_the_verb_needs(void **state)
 	assert_string_equal(rio_verb_name(RIO_VERB_WRITE_IMM), "write_imm");
 }
 
+static void check__atomics_need_8_byte_writes(void **state)
+{
+	struct rio_opts o = client_opts();
+	struct rio_job j = write_job();
+
+	(void)state;
+	o.verb = RIO_VERB_FETCH_ADD;
+	expect_refused(&o, &j, "set bs=8");
+	j.min_bs = j.max_bs = 8;
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_ATOMIC);
+	o.verb = RIO_VERB_CMP_SWAP;
+	j.reads = true;
+	expect_refused(&o, &j, "verb=cmp_swap only moves data to the target");
+	o.listen = 1;
+	o.hostname = NULL;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_ATOMIC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +232,7 @@ int main(void)
 		cmocka_unit_test(check__bounds),
 		cmocka_unit_test(need__follows_rw_and_verify),
 		cmocka_unit_test(allowed__only_what_the_verb_needs),
+		cmocka_unit_test(check__atomics_need_8_byte_writes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

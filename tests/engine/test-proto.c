@@ -138,7 +138,12 @@ static void judge__refuses(void **state)
 	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_OK);
 	h.need = 0x80;
 	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_VERB);
+	h.need = RIO_NEED_ATOMIC;
+	offer.allowed = RIO_NEED_ATOMIC;
+	h.span = offer.length + 8;
+	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_SPAN);
 	h.need = RIO_NEED_SEND;
+	offer.allowed = RIO_NEED_SEND;
 	h.version = 9;
 	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_VERSION);
 }

@@ -90,8 +90,8 @@ check_fails "verify_only of an unwritten region fails" nonzero \
 	"verify|bad magic|crc32c" fresh
 
 # Every other feature in one fio run (fio starts slowly under emulation):
-# nine target/client pairs side by side on their own ports, sleeping on
-# completion channels (use_events) so 21 processes share two vCPUs. Each
+# eleven target/client pairs side by side on their own ports, sleeping on
+# completion channels (use_events) so 25 processes share two vCPUs. Each
 # job's result is judged from fio's JSON output.
 features() {
 	local p=7510 E=(--ioengine=external:"$SO")
@@ -128,13 +128,21 @@ features() {
 		--name=t-inline "${E[@]}" --listen --port=$((p + 7)) --size=256k \
 		--name=inline "${E[@]}" "${C[@]}" --port=$((p + 7)) --inline=64 \
 		--rw=write --bs=64 --size=256k --iodepth=16 --verify=crc32c \
+		--name=t-fetch_add "${E[@]}" --listen --port=$((p + 9)) \
+		--verb=fetch_add --size=64k \
+		--name=fetch_add "${E[@]}" "${C[@]}" --port=$((p + 9)) \
+		--verb=fetch_add --rw=randwrite --bs=8 --size=64k --iodepth=16 \
+		--name=t-cmp_swap "${E[@]}" --listen --port=$((p + 10)) \
+		--verb=cmp_swap --size=64k \
+		--name=cmp_swap "${E[@]}" "${C[@]}" --port=$((p + 10)) \
+		--verb=cmp_swap --rw=write --bs=8 --size=64k --iodepth=16 \
 		--name=t-ipv6 "${E[@]}" --listen --port=$((p + 8)) \
 		--bindname="$RDMAIO_SERVER_IP6" --size=1m \
 		--name=ipv6 "${E[@]}" "${C[@]}" --hostname="$RDMAIO_SERVER_IP6" \
 		--port=$((p + 8)) --rw=randwrite --bs=4k --size=1m --iodepth=8 \
 		--verify=crc32c
 }
-check "nine target/client pairs in one fio run" features
+check "eleven target/client pairs in one fio run" features
 python3 - "$tmp/features.json" <<'PY' || _tap_failed=1
 import json, sys
 try:
@@ -162,6 +170,8 @@ desc = {
     "ipv6": "IPv6 target and client, verified",
     "send": "send, use_events",
     "imm": "write_imm, use_events",
+    "fetch_add": "fetch_add 8-byte atomics",
+    "cmp_swap": "cmp_swap 8-byte atomics",
 }
 for name, what in desc.items():
     js = by.get(name, [])
