@@ -74,6 +74,8 @@ check_fails "export add again is a no-op" 0 "already present" \
 	--options rw,sync,no_subtree_check,no_root_squash,fsid=0
 check "the exports file escapes the space" \
 	grep -q '^/srv/nr\\040data ' /etc/exports.d/rdmaio.exports
+check_fails "export list shows the unescaped path" 0 \
+	"^/srv/nr data $srv/24\\(rw,sync" "$nr" export list
 check "exportfs applied it" sh -c 'exportfs -v | grep -q "/srv/nr data\|/srv/nr\\\\040data"'
 check_fails "an export to another client only" 0 "added" \
 	"$nr" export add /srv/other --clients 203.0.113.7 \
@@ -150,12 +152,20 @@ check "rpc.nfsd started nfsd without RDMA" \
 	sh -c '! grep -q rdma /proc/fs/nfsd/portlist'
 check_fails "doctor: nfsd without an RDMA listener is a failure" 1 \
 	"FAIL nfsd runs without an RDMA listener" "$nr" doctor
+# A mount with --retry started now is refused until the listener appears.
+"$nr" mount "$srv:/" $mnt --retry >/tmp/nr-retry.log 2>&1 &
+retry=$!
+sleep 3
 check_fails "server start adds RDMA to the running nfsd" 0 "nfsd updated" \
 	"$nr" server start
 check "the portlist now has rdma 20049" \
 	grep -qx "rdma 20049" /proc/fs/nfsd/portlist
-check "NFS/RDMA works on the updated server: mount, read back" \
-	sh -c "'$nr' mount '$srv:/' $mnt && cmp /tmp/nr-data $mnt/f.tcp"
+wait $retry
+retry_rc=$?
+check "mount --retry, begun before the RDMA listener existed, got through" \
+	sh -c "test $retry_rc -eq 0 || { cat /tmp/nr-retry.log; exit 1; }"
+check "NFS/RDMA works on the updated server: read back" \
+	cmp /tmp/nr-data $mnt/f.tcp
 "$nr" umount $mnt >/dev/null
 
 # --- cleanup is idempotent too
