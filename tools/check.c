@@ -116,11 +116,12 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
 	return arr;
 }
 
-static const char *const causes[] = {
+static const char *const ceiling_causes[] = {
 	"a cache answered: the client's page cache (direct=0, or data read twice) or the server's, so the bytes never crossed the link",
 	"the traffic used more links than recorded: several ports, bonding, multipath or nconnect over several NICs",
 	"a unit error: GB vs GiB, Gb/s vs GB/s, or one total counted once per job",
 	"the job did not use this link at all: a local engine, loopback or a different interface",
+	NULL,
 };
 
 struct group {
@@ -129,16 +130,16 @@ struct group {
 	double bw[2];
 };
 
-static void add_check(json_object *arr, const char *name, const char *host,
-		      int groupid, const char *dir, const char *status,
-		      double measured, double ceiling, const char *msg,
-		      int with_causes)
+void rio_check_add(json_object *arr, const char *name, const char *host,
+		   int groupid, const char *dir, const char *status,
+		   double measured, double ceiling, const char *msg,
+		   const char *const *causes)
 {
 	json_object *c = json_object_new_object(), *lc;
 	size_t i;
 
 	lc = json_object_new_array();
-	for (i = 0; with_causes && i < sizeof(causes) / sizeof(causes[0]); i++)
+	for (i = 0; causes && causes[i]; i++)
 		json_object_array_add(lc, json_object_new_string(causes[i]));
 	json_object_object_add(c, "name", json_object_new_string(name));
 	json_object_object_add(c, "host", json_object_new_string(host));
@@ -201,9 +202,9 @@ static void ceiling_checks(json_object *arr, struct group *g, int ng,
 					msg, sizeof(msg),
 					"%s %.2f GiB/s: no link rate known for host %s (pass --link-gbps to check it)",
 					dirs[d], g[i].bw[d] / GIB, g[i].host);
-				add_check(arr, "payload-ceiling", g[i].host,
-					  g[i].groupid, dirs[d], "skipped",
-					  g[i].bw[d], NAN, msg, 0);
+				rio_check_add(arr, "payload-ceiling", g[i].host,
+					      g[i].groupid, dirs[d], "skipped",
+					      g[i].bw[d], NAN, msg, NULL);
 				continue;
 			}
 			snprintf(
@@ -212,10 +213,11 @@ static void ceiling_checks(json_object *arr, struct group *g, int ng,
 				dirs[d], g[i].bw[d] / GIB, g[i].bw[d] * 8 / 1e9,
 				g[i].bw[d] > ceil ? "exceeds" : "is within",
 				ceil / GIB, desc);
-			add_check(arr, "payload-ceiling", g[i].host,
-				  g[i].groupid, dirs[d],
-				  g[i].bw[d] > ceil ? "flagged" : "pass",
-				  g[i].bw[d], ceil, msg, g[i].bw[d] > ceil);
+			rio_check_add(
+				arr, "payload-ceiling", g[i].host, g[i].groupid,
+				dirs[d], g[i].bw[d] > ceil ? "flagged" : "pass",
+				g[i].bw[d], ceil, msg,
+				g[i].bw[d] > ceil ? ceiling_causes : NULL);
 			*flagged += g[i].bw[d] > ceil;
 		}
 	}
@@ -245,8 +247,8 @@ json_object *rio_check_run(json_object *output, const char *local_host,
 				rio_json_str(e, "jobname"), host,
 				(int)rio_json_num(e, "error", 0),
 				strerror((int)rio_json_num(e, "error", 0)));
-			add_check(arr, "job-error", host, gid, NULL, "flagged",
-				  NAN, NAN, msg, 0);
+			rio_check_add(arr, "job-error", host, gid, NULL,
+				      "flagged", NAN, NAN, msg, NULL);
 			(*flagged)++;
 		}
 		for (j = 0; j < ng; j++)

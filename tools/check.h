@@ -36,4 +36,22 @@ json_object *rio_check_run(json_object *output, const char *local_host,
 			   json_object *links, json_object *warnings,
 			   int *flagged);
 
+/*
+ * Appends one check object; causes is a NULL-terminated list of likely
+ * causes (NULL: none). NaN measured/ceiling become JSON null.
+ */
+void rio_check_add(json_object *arr, const char *name, const char *host,
+		   int groupid, const char *dir, const char *status,
+		   double measured, double ceiling, const char *msg,
+		   const char *const *causes);
+
+/*
+ * For each of this host's jobs named "-rdma" or "-tcp" whose directory or
+ * filename (an absolute path) lies on an NFS mount seen during the run: an
+ * "nfs-transport" check that the mount's proto matches the name.
+ */
+void rio_check_nfs_transport(json_object *output, const char *local_host,
+			     json_object *mounts, json_object *checks,
+			     int *flagged);
+
 #endif

@@ -304,6 +304,7 @@ static void print_causes(FILE *f, json_object *check, const char *prefix)
 static int cmd_check(int argc, char **argv, struct args *a)
 {
 	json_object *doc, *output, *links, *checks, *warnings, *c;
+	const char *host;
 	int flagged = 0;
 	size_t i;
 
@@ -334,12 +335,14 @@ static int cmd_check(int argc, char **argv, struct args *a)
 		return 2;
 	}
 	warnings = json_object_new_array();
-	checks = rio_check_run(
-		output,
-		rio_json_str(rio_json_get(doc, "host"), "hostname")
-			? rio_json_str(rio_json_get(doc, "host"), "hostname")
-			: "local",
-		links, warnings, &flagged);
+	host = rio_json_str(rio_json_get(doc, "host"), "hostname");
+	if (!host)
+		host = "local";
+	checks = rio_check_run(output, host, links, warnings, &flagged);
+	rio_check_nfs_transport(output, host,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "nfs_mounts_during_run"),
+				checks, &flagged);
 	for (i = 0; i < rio_json_len(checks); i++) {
 		c = json_object_array_get_idx(checks, i);
 		printf("%s %s: %s\n", rio_json_str(c, "status"),

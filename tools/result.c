@@ -78,7 +78,7 @@ static json_object *fio_block(const struct rio_result_in *in)
 int rio_result_build(const struct rio_result_in *in, json_object **out,
 		     int *flagged)
 {
-	json_object *doc, *host, *env, *warnings, *links, *output;
+	json_object *doc, *host, *env, *warnings, *links, *output, *checks;
 	char created[32], *sdir;
 	const char *hostname;
 	time_t now = time(NULL);
@@ -126,9 +126,10 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	json_object_object_add(doc, "comparisons",
 			       rio_derive_comparisons(output, hostname));
 	json_object_object_add(doc, "links", links);
-	json_object_object_add(doc, "checks",
-			       rio_check_run(output, hostname, links, warnings,
-					     flagged));
+	checks = rio_check_run(output, hostname, links, warnings, flagged);
+	rio_check_nfs_transport(output, hostname, in->mounts_during_run, checks,
+				flagged);
+	json_object_object_add(doc, "checks", checks);
 	json_object_object_add(doc, "warnings", warnings);
 	*out = doc;
 	return 0;

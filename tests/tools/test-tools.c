@@ -305,6 +305,43 @@ static void mountwatch__keeps_mounts_gone_after_the_run(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void nfs_transport__names_must_match_mount_protos(void **state)
+{
+	json_object *out = parse(
+		"{\"fio version\":\"fio-3.33\",\"global options\":{\"directory\":\"/mnt/t\"},"
+		"\"jobs\":[{\"jobname\":\"seq-read-rdma\",\"groupid\":0,"
+		"\"job options\":{\"directory\":\"/mnt/r/sub\"}},"
+		"{\"jobname\":\"seq-read-tcp\",\"groupid\":1},"
+		"{\"jobname\":\"x-tcp\",\"groupid\":2,"
+		"\"job options\":{\"filename\":\"/mnt/rx:/mnt/t/b\"}},"
+		"{\"jobname\":\"local-rdma\",\"groupid\":3,"
+		"\"job options\":{\"directory\":\"/tmp\"}}]}");
+	json_object *mounts = parse(
+		"[{\"source\":\"s:/x\",\"mountpoint\":\"/mnt/r\",\"proto\":\"rdma\"},"
+		"{\"source\":\"s:/x\",\"mountpoint\":\"/mnt/rx\",\"proto\":\"rdma\"},"
+		"{\"source\":\"s:/x\",\"mountpoint\":\"/mnt/t\",\"proto\":\"tcp\"}]");
+	json_object *checks = json_object_new_array(), *c;
+	int flagged = 0;
+
+	(void)state;
+	rio_check_nfs_transport(out, "h", mounts, checks, &flagged);
+	/* /tmp is on no NFS mount: no check for local-rdma. */
+	assert_int_equal(rio_json_len(checks), 3);
+	assert_int_equal(flagged, 1);
+	c = json_object_array_get_idx(checks, 0);
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	c = json_object_array_get_idx(checks, 1);
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	/* /mnt/rx is not inside /mnt/r, and the first file decides. */
+	c = json_object_array_get_idx(checks, 2);
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_non_null(strstr(rio_json_str(c, "message"), "/mnt/rx"));
+	assert_true(rio_json_len(rio_json_get(c, "likely_causes")) > 0);
+	json_object_put(checks);
+	json_object_put(mounts);
+	json_object_put(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +356,7 @@ int main(void)
 		cmocka_unit_test(summary__pairing_by_suffix),
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
+		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fio.h"
+#include "jutil.h"
+#include "summary.h"
+
+static const char *const mismatch_causes[] = {
+	"the two mount points were swapped (RDMAIO_NFS_RDMA_DIR and RDMAIO_NFS_TCP_DIR)",
+	"NFSv4.1+ session trunking: a second mount of one server reuses the first mount's transport (use vers=3 for both)",
+	"the job's name does not say the transport its directory is mounted with",
+	NULL,
+};
+
+/*
+ * Where the job's files are: its own options before the global ones (fio's
+ * JSON keeps them apart), and an absolute filename before a directory.
+ */
+static char *job_path(json_object *output, json_object *entry)
+{
+	json_object *scopes[] = { rio_json_get(entry, "job options"),
+				  rio_json_get(output, "global options") };
+	const char *keys[] = { "filename", "directory" }, *v;
+	size_t sc, k;
+
+	for (sc = 0; sc < 2; sc++)
+		for (k = 0; k < 2; k++) {
+			v = rio_json_str(scopes[sc], keys[k]);
+			/* Several files are ':'-separated; the first one
+			 * tells the mount. */
+			if (v && v[0] == '/')
+				return strndup(v, strcspn(v, ":"));
+		}
+	return NULL;
+}
+
+/* The mount holding path: the longest mountpoint that is a prefix of it. */
+static json_object *mount_of(json_object *mounts, const char *path)
+{
+	json_object *best = NULL, *m;
+	size_t i, n, best_len = 0;
+	const char *mp;
+
+	for (i = 0; i < rio_json_len(mounts); i++) {
+		m = json_object_array_get_idx(mounts, i);
+		mp = rio_json_str(m, "mountpoint");
+		if (!mp)
+			continue;
+		n = strlen(mp);
+		if (!strcmp(mp, "/"))
+			n = 0;
+		if (strncmp(path, mp, n) || (path[n] != '/' && path[n]) ||
+		    (best && n <= best_len))
+			continue;
+		best = m;
+		best_len = n;
+	}
+	return best;
+}
+
+void rio_check_nfs_transport(json_object *output, const char *local_host,
+			     json_object *mounts, json_object *checks,
+			     int *flagged)
+{
+	int i, n = rio_fio_entry_count(output), ok;
+	const char *host, *name, *tr, *proto;
+	json_object *e, *m;
+	char msg[1024], *path;
+	size_t wlen;
+
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, local_host, &host);
+		name = rio_json_str(e, "jobname");
+		tr = name ? rio_summary_transport(name, &wlen) : NULL;
+		/* Mounts were read on this host: remote jobs cannot be told. */
+		if (!tr || strcmp(host, local_host))
+			continue;
+		path = job_path(output, e);
+		m = path ? mount_of(mounts, path) : NULL;
+		if (!m) {
+			free(path);
+			continue;
+		}
+		proto = rio_json_str(m, "proto");
+		ok = proto && !strcmp(proto, tr);
+		snprintf(msg, sizeof(msg),
+			 "job %s uses %s on %s mounted at %s with proto=%s: %s",
+			 name, path, rio_json_str(m, "source"),
+			 rio_json_str(m, "mountpoint"),
+			 proto ? proto : "unknown",
+			 ok ? "as its name says"
+			    : "not the transport its name says");
+		rio_check_add(checks, "nfs-transport", host,
+			      (int)rio_json_num(e, "groupid", 0), NULL,
+			      ok ? "pass" : "flagged", NAN, NAN, msg,
+			      ok ? NULL : mismatch_causes);
+		*flagged += !ok;
+		free(path);
+	}
+}
