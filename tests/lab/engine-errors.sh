@@ -1,0 +1,160 @@
+#!/bin/bash
+# lab-run: --softroce --timeout 600
+# librdmaio's failures: each ends with a message naming the object, the
+# cause and the fix, fio exits non-zero, nothing hangs, nothing crashes.
+# Also the crash cases of fio's built-in rdma engine, and one run of the
+# ASan/UBSan build.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+SO=$PWD/build/librdmaio.so
+IP=$RDMAIO_SERVER_IP
+E=(--ioengine=external:"$SO")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# fio exits 1 on a job error; a signal would give 128+N, timeout 124.
+client() {
+	timeout 60 fio --name=client "${E[@]}" --hostname="$IP" "$@"
+}
+# pair PORT TARGET_OPTS -- CLIENT_OPTS
+pair() {
+	local port=$1 t=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do t+=("$1"); shift; done
+	shift
+	timeout 90 fio --name=target "${E[@]}" --listen --port="$port" "${t[@]}" \
+		--name=client "${E[@]}" --hostname="$IP" --port="$port" \
+		--connect_timeout=30 "$@"
+}
+
+check_fails "client without hostname (fio rdma: segfault)" 1 \
+	"no hostname= given; set hostname=" \
+	timeout 60 fio --name=c "${E[@]}" --rw=write --size=1m
+check_fails "client verb=recv (fio rdma: NULL dereference)" nonzero \
+	"verb" client --verb=recv --rw=write --size=1m
+check_fails "hostname does not resolve" 1 \
+	"hostname 'no-such-host.invalid' does not resolve" \
+	client --hostname=no-such-host.invalid --rw=write --size=1m
+check_fails "nothing listening after connect_timeout" 1 \
+	"nothing listens on 198.18.0.1:7999 after connect_timeout=1 s" \
+	client --port=7999 --connect_timeout=1 --rw=write --size=1m
+check_fails "verb contradicts rw" 1 "verb=read only reads" \
+	client --verb=read --rw=write --size=1m
+check_fails "verify with verb=write" 1 "verify= reads the data back" \
+	client --verb=write --rw=write --verify=crc32c --size=1m
+check_fails "target with hostname" 1 "'listen' and 'hostname=" \
+	timeout 60 fio --name=t "${E[@]}" --listen --hostname="$IP" --size=1m
+
+# An address whose route has no RDMA device: a veth pair without rxe.
+ip link add rioA type veth peer name rioB &&
+	ip addr add 10.99.0.1/24 dev rioA && ip link set rioA up &&
+	ip link set rioB up
+check_fails "client address on a netdev without RDMA" 1 \
+	"no RDMA device .*rdma link add rxe0 type rxe netdev" \
+	client --hostname=10.99.0.1 --rw=write --size=1m
+check_fails "client address nobody answers for" 1 \
+	"10.99.0.2:7471 did not resolve to a hardware address.*rdma link add" \
+	client --hostname=10.99.0.2 --rw=write --size=1m
+check_fails "target bindname not on an RDMA netdev" 1 \
+	"cannot listen on 10.99.0.1:7471: .*rdma link add" \
+	timeout 60 fio --name=t "${E[@]}" --listen --bindname=10.99.0.1 \
+	--size=1m
+
+check_fails "client range beyond the target's region" 1 \
+	"addresses region bytes \[0, 1048576\) but the target's region has 65536 bytes.*raise the target's size" \
+	pair 7601 --size=64k -- --rw=write --size=1m
+check_fails "offset beyond the target's region" 1 \
+	"addresses region bytes \[0, 2097152\).*has 1048576 bytes" \
+	pair 7602 --size=1m -- --rw=write --offset=1m --size=1m
+check_fails "client verb the target does not serve" 1 \
+	"needs RDMA WRITE but the target serves only RDMA READ" \
+	pair 7603 --verb=read --size=1m -- --verb=write --rw=write --size=1m
+check_fails "send larger than the target's receives" 1 \
+	"sends up to 65536 bytes but the target's receives hold 4096" \
+	pair 7604 --verb=send --bs=4k --size=1m -- --verb=send --rw=write \
+	--bs=64k --size=1m
+check_fails "iodepth above the device limit" 1 \
+	"iodepth=40000 is above the limit of RDMA device rxe0" \
+	client --port=7605 --rw=write --bs=512 --size=1m --iodepth=40000
+
+memlock() {
+	bash -c 'ulimit -l 64 && exec setpriv --bounding-set=-ipc_lock \
+		--inh-caps=-ipc_lock timeout 60 fio --name=t "$@"' _ \
+		"${E[@]}" --listen --size=64m --runtime=1
+}
+check_fails "RLIMIT_MEMLOCK below the region" 1 \
+	"67108864 bytes to register but RLIMIT_MEMLOCK is 65536 bytes; raise it with 'ulimit -l" \
+	memlock
+
+# fio rdma's server does not bound-check iodepth > 512: ours serves it.
+check "target iodepth=1024 with send" \
+	pair 7606 --verb=send --bs=4k --size=1m --iodepth=1024 -- \
+	--verb=send --rw=write --bs=4k --size=1m --iodepth=64
+
+# The target dies mid-run: the client ends within seconds, naming the peer.
+target_dies() {
+	local t0 rc
+	fio --name=target "${E[@]}" --listen --port=7607 --size=4m \
+		--runtime=60 >/dev/null 2>&1 &
+	local tpid=$!
+	# fio's job process (its own session) holds the RDMA resources.
+	(sleep 8 && kill -KILL $(pgrep -P $tpid) $tpid) 2>/dev/null &
+	t0=$SECONDS
+	client --port=7607 --connect_timeout=30 --rw=randwrite --bs=4k \
+		--size=4m --iodepth=8 --time_based --runtime=60
+	rc=$?
+	wait $tpid 2>/dev/null
+	echo "client ended after $((SECONDS - t0)) s"
+	[ $((SECONDS - t0)) -lt 40 ] || return 124
+	return $rc
+}
+check_fails "target dies mid-run" 1 \
+	"198.18.0.1:7607 (went away mid-run|failed: transport retry)" target_dies
+
+# A client speaking another protocol (fio's own rdma engine) is refused
+# with a message and the target ends. (fio's rdma client itself never
+# gives up after a reject: it is cut short by timeout.)
+foreign() {
+	local rc
+	timeout 60 fio --name=target "${E[@]}" --listen --port=7608 \
+		--size=1m >"$tmp/foreign.out" 2>&1 &
+	local tpid=$!
+	sleep 5
+	timeout 20 fio --name=fiordma --ioengine=rdma --hostname="$IP" \
+		--port=7608 --verb=write --rw=write --bs=4k --size=64k \
+		>/dev/null 2>&1
+	wait $tpid
+	rc=$?
+	cat "$tmp/foreign.out"
+	return $rc
+}
+check_fails "fio rdma client against a librdmaio target" 0 \
+	"client 198.18.0.1:[0-9]+ does not speak the rdmaio protocol" foreign
+
+# The sanitizer build in a real run: any ASan/UBSan report fails it.
+san() {
+	local lib out rc
+	lib=$(gcc -print-file-name=libasan.so)
+	[ -f build/san/librdmaio.so ] ||
+		{ echo "build/san/librdmaio.so missing: run make SAN=1"; return 1; }
+	out=$(ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 LD_PRELOAD=$lib \
+		timeout 120 fio --name=target \
+		--ioengine=external:"$PWD/build/san/librdmaio.so" --listen \
+		--port=7609 --size=2m --verb=auto --clients=2 \
+		--name=client --ioengine=external:"$PWD/build/san/librdmaio.so" \
+		--hostname="$IP" --port=7609 --connect_timeout=30 \
+		--rw=randwrite --bs=8k --size=2m --iodepth=16 --qps=2 \
+		--verify=crc32c 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E "rdmaio|fio:|err=|ERROR|error" | head -n 30
+	if printf '%s\n' "$out" | grep -q "Sanitizer\|runtime error"; then
+		printf '%s\n' "$out" | grep -A20 "Sanitizer\|runtime error"
+		return 1
+	fi
+	return $rc
+}
+check "ASan/UBSan build: verified run with two queue pairs" san
+
+done_testing
