@@ -1,0 +1,61 @@
+#!/bin/bash
+# lab-run: --softroce --mem 3072 --timeout 900
+# Every canned job file runs with plain fio in the lab and finishes without error,
+# with short runtimes; the NFS jobs run on mounts that really are proto=rdma and
+# proto=tcp, read from the mount table while fio runs.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+# Each check's duration as a TAP comment: the lab is slow, keep an eye on it.
+eval "_check_$(declare -f check)"
+check() {
+	local t0=$SECONDS
+	_check_check "$@"
+	echo "# $((SECONDS - t0)) s"
+}
+tmp=$(mktemp -d)
+export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=1
+export RDMAIO_NFS_SIZE=8m RDMAIO_NFS_RDMA_DIR=/mnt/jobs-rdma RDMAIO_NFS_TCP_DIR=/mnt/jobs-tcp
+
+# runjob FILE: fio exits 0 and no job in its JSON reports an error.
+runjob() {
+	timeout 600 fio --output-format=json --output="$tmp/out.json" "$1" || return 1
+	python3 - "$tmp/out.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+doc = json.loads(text[text.index('{'):])
+bad = [(j["jobname"], j["error"]) for j in doc["jobs"] if j["error"]]
+sys.exit("jobs with errors: %s" % bad if bad else 0)
+PY
+}
+for f in jobs/verbs/*.fio jobs/latency/*.fio; do
+	check "$f runs without error" runjob "$f"
+done
+
+nr=build/nfsrdma
+exp=/srv/jobs-canned
+mkdir -p $exp $RDMAIO_NFS_RDMA_DIR $RDMAIO_NFS_TCP_DIR
+mount -t tmpfs -o size=600m tmpfs $exp
+check "nfsd with an RDMA listener" $nr server start
+check "the export" $nr export add $exp --clients "$RDMAIO_SERVER_IP" --options rw,no_root_squash,fsid=9
+check "NFSv3 mount over RDMA" $nr mount "$RDMAIO_SERVER_IP:$exp" $RDMAIO_NFS_RDMA_DIR --proto rdma --vers 3
+check "NFSv3 mount over TCP" $nr mount "$RDMAIO_SERVER_IP:$exp" $RDMAIO_NFS_TCP_DIR --proto tcp --vers 3
+
+# Sample the mount table while the NFS jobs run.
+(while :; do awk '$3 == "nfs" { print $2, $4 }' /proc/mounts; sleep 1; done) >"$tmp/mounts" &
+sampler=$!
+for f in jobs/nfs/*.fio; do
+	check "$f runs without error" runjob "$f"
+done
+kill $sampler
+proto_of() { # MOUNTPOINT -> the protos seen for it while fio ran
+	awk -v m="$1" '$1 == m' "$tmp/mounts" | grep -o ',proto=[a-z0-9]*' | sort -u | tr -d ',' | tr '\n' ' '
+}
+check "the RDMA directory was proto=rdma throughout the NFS jobs" \
+	test "$(proto_of $RDMAIO_NFS_RDMA_DIR)" = "proto=rdma "
+check "the TCP directory was proto=tcp throughout the NFS jobs" \
+	test "$(proto_of $RDMAIO_NFS_TCP_DIR)" = "proto=tcp "
+check "the NFS jobs' files landed on the server's export" \
+	bash -c "ls $exp | grep -q rdmaio-seq && ls $exp | grep -q rdmaio-rand"
+rm -rf "$tmp"
+done_testing
