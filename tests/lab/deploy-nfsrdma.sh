@@ -80,6 +80,19 @@ check "exportfs applied it" sh -c 'exportfs -v | grep -q "/srv/nr data\|/srv/nr\
 check_fails "an export to another client only" 0 "added" \
 	"$nr" export add /srv/other --clients 203.0.113.7 \
 	--options rw,no_subtree_check,fsid=2
+# exportfs itself fails (a bad line in the admin's /etc/exports): the new
+# entry must not stay in nfsrdma's file.
+cp /etc/exports /tmp/nr-exports.orig 2>/dev/null || : >/tmp/nr-exports.orig
+echo "/srv/other *(bogus_option)" >>/etc/exports
+mkdir -p /srv/third && mount -t tmpfs -o size=1m tmpfs /srv/third
+check_fails "exportfs failing makes export add fail" 1 "exportfs -ra failed" \
+	"$nr" export add /srv/third --clients "$srv" --options rw,fsid=3
+check "... and the entry was taken back out of the file" \
+	sh -c '! grep -q "^/srv/third" /etc/exports.d/rdmaio.exports &&
+		grep -q "^/srv/nr\\\\040data" /etc/exports.d/rdmaio.exports'
+cp /tmp/nr-exports.orig /etc/exports
+exportfs -ra
+
 check_fails "probe: the export is visible to this client over TCP" 0 \
 	"is exported to this host" "$nr" probe "$srv:$exp"
 check_fails "probe: an export for another client is refused and listed" 1 \
