@@ -4,12 +4,14 @@
 _tap_failed=0
 
 # check NAME CMD...: passes when CMD exits 0; on failure shows its output.
+# Each check's duration follows as a TAP comment: the lab is slow, keep an eye.
 check() {
-	local name=$1 out rc
+	local name=$1 out rc t0=$SECONDS
 	shift
 	out=$("$@" 2>&1) && rc=0 || rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "ok - $name"
+		echo "# $((SECONDS - t0)) s"
 	else
 		echo "not ok - $name (exit $rc)"
 		printf '%s\n' "$out" | tail -n 40 | sed 's/^/#   /'

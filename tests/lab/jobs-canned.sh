@@ -6,13 +6,6 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-# Each check's duration as a TAP comment: the lab is slow, keep an eye on it.
-eval "_check_$(declare -f check)"
-check() {
-	local t0=$SECONDS
-	_check_check "$@"
-	echo "# $((SECONDS - t0)) s"
-}
 tmp=$(mktemp -d)
 export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=1
 export RDMAIO_NFS_SIZE=8m RDMAIO_NFS_RDMA_DIR=/mnt/jobs-rdma RDMAIO_NFS_TCP_DIR=/mnt/jobs-tcp
