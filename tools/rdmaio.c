@@ -270,6 +270,7 @@ static int cmd_run(int argc, char **argv, struct args *a)
 				     .clients = a->clients,
 				     .nclients = a->nclients,
 				     .fio_output = output,
+				     .mounts_during_run = mounts,
 				     .link = a->link,
 				     .root = "" };
 	ret = rio_result_build(&in, &doc, &flagged);

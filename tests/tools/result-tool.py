@@ -76,6 +76,9 @@ def same_numbers(doc):
 def fio_numbers(path, *jobs):
     doc = load(path)
     same_numbers(doc)
+    # Mounts are watched whenever rdmaio runs fio itself (none on the host).
+    if not isinstance(doc["environment"]["nfs_mounts_during_run"], list):
+        fail("nfs_mounts_during_run is %r" % doc["environment"]["nfs_mounts_during_run"])
     if doc["versions"]["fio"] != doc["fio"]["output"]["fio version"]:
         fail("fio version mismatch")
     if doc["fio"]["argv"] != ["fio", "--output-format=json+"] + list(jobs):
