@@ -22,6 +22,8 @@ const char *rio_wc_hint(enum ibv_wc_status status)
 		return "the local buffer is outside the registered I/O memory";
 	case IBV_WC_WR_FLUSH_ERR:
 		return "an earlier request on this queue pair failed";
+	case IBV_WC_LOC_QP_OP_ERR:
+		return "the local device could not send: its link or netdev went down, or the queue pair is broken";
 	case IBV_WC_REM_OP_ERR:
 		return "the target could not complete the operation";
 	default:

@@ -32,6 +32,7 @@ static void wc__retry_exceeded_means_peer_gone(void **state)
 	assert_non_null(strstr(rio_wc_hint(IBV_WC_RETRY_EXC_ERR), "died"));
 	assert_non_null(
 		strstr(rio_wc_hint(IBV_WC_RNR_RETRY_EXC_ERR), "receive"));
+	assert_non_null(strstr(rio_wc_hint(IBV_WC_LOC_QP_OP_ERR), "link"));
 	assert_non_null(rio_wc_hint((enum ibv_wc_status)999));
 }
 

@@ -8,14 +8,6 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-# Each check's duration as a TAP comment: the lab is slow, keep an eye.
-eval "_check_$(declare -f check)"
-check() {
-	local t0=$SECONDS
-	_check_check "$@"
-	echo "# $((SECONDS - t0)) s"
-}
-
 SO=$PWD/build/librdmaio.so
 IP=$RDMAIO_SERVER_IP
 PORT=7500
