@@ -22,8 +22,9 @@ static void usage(FILE *f)
 {
 	fputs("usage: nfsrdma COMMAND ...\n"
 	      "  link add NAME NETDEV | link del NAME | link list\n"
-	      "  server start [--rdma-port P] [--threads N] [--versions LIST]\n"
-	      "               [--grace S] [--lease S] [--persist]\n"
+	      "  server start [--rdma-port P] [--tcp-port P] [--threads N]\n"
+	      "               [--versions LIST] [--grace S] [--lease S] "
+	      "[--persist]\n"
 	      "  server stop | server status\n"
 	      "  export add PATH --clients SPEC [--options LIST]\n"
 	      "  export del PATH | export list\n"
