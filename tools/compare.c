@@ -163,6 +163,12 @@ static int diff_env(json_object *a, json_object *b, FILE *out)
 	}
 	n += diff_keyed(out, "NFS mount", rio_json_get(sa, "nfs_mounts"),
 			rio_json_get(sb, "nfs_mounts"), "mountpoint", mnt);
+	n += diff_keyed(out, "NFS mount during the run",
+			rio_json_get(rio_json_get(a, "environment"),
+				     "nfs_mounts_during_run"),
+			rio_json_get(rio_json_get(b, "environment"),
+				     "nfs_mounts_during_run"),
+			"mountpoint", mnt);
 	n += diff_keyed(out, "job file", rio_json_get(a, "job_files"),
 			rio_json_get(b, "job_files"), "path", job);
 	n += diff_field(out, "fio clients",

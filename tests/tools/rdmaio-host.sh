@@ -108,6 +108,8 @@ check "compare of two runs of the same jobs finds no environment difference" \
 python3 "$helper" change-env r1.json changed.json
 check "compare names an environment change" \
 	bash -c "'$rdmaio' compare first.json changed.json | grep -q '^- fio version: fio-3.33 -> fio-9.99'"
+check "compare names a mount that appeared" \
+	bash -c "'$rdmaio' compare first.json changed.json | grep -q '^- NFS mount during the run /mnt/r: only in the new result'"
 python3 "$helper" scale-bw r1.json 0.5 slower.json
 check "compare flags a halved bandwidth beyond noise" \
 	bash -c "'$rdmaio' compare r1.json slower.json | grep -q 'seq-read-rdma (read) | MiB/s .* -50.0% .*beyond noise'"

@@ -219,6 +219,9 @@ def fio_output(src, dst):
 def change_env(src, dst):
     doc = load(src)
     doc["versions"]["fio"] = "fio-9.99"
+    doc["environment"]["nfs_mounts_during_run"] = [{
+        "source": "s:/x", "mountpoint": "/mnt/r", "fstype": "nfs", "proto": "tcp",
+        "port": 2049, "vers": "3", "rsize": 1048576, "wsize": 1048576, "nconnect": None}]
     save(doc, dst)
 
 
