@@ -51,17 +51,16 @@ static double sum(const struct side *s, const char *dir, const char *key)
 static json_object *side_json(const struct side *s, const char *jobname,
 			      const char *dir)
 {
-	json_object *o = json_object_new_object(), *lat;
+	json_object *o = json_object_new_object(), *lat, *mean = NULL;
 
-	lat = json_object_new_object();
-	json_object_object_add(lat, "mean", NULL);
+	/* Only a single entry's mean is fio's own; merging means would need
+	 * each entry's sample count. */
 	if (s->n == 1)
-		json_object_object_add(
-			lat, "mean",
-			json_object_get(rio_json_get(
-				rio_json_get(rio_json_get(s->e[0], dir),
-					     "clat_ns"),
-				"mean")));
+		mean = json_object_get(rio_json_get(
+			rio_json_get(rio_json_get(s->e[0], dir), "clat_ns"),
+			"mean"));
+	lat = json_object_new_object();
+	json_object_object_add(lat, "mean", mean);
 	json_object_object_add(lat, "p50",
 			       rio_json_num_or_null(rio_summary_clat_pct(
 				       s->e, s->n, dir, 50)));
