@@ -211,3 +211,8 @@ long rio_ms_since(const struct timespec *start)
 	return (now.tv_sec - start->tv_sec) * 1000 +
 	       (now.tv_nsec - start->tv_nsec) / 1000000;
 }
+
+long rio_cm_ts_ms(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+}

@@ -19,6 +19,7 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr);
 long rio_ms_since(const struct timespec *start);
+long rio_cm_ts_ms(const struct timespec *ts);
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc);
 int rio_cq_wait(struct ibv_comp_channel *cc, struct ibv_cq *cq, int timeout_ms);

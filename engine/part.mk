@@ -2,7 +2,8 @@
 # It is compiled against the configured source tree of the installed fio:
 # fio refuses an engine built for another ioengine ABI version.
 
-ENGINE_SRCS := engine/engine.c engine/client.c engine/target.c engine/cm.c \
+ENGINE_SRCS := engine/engine.c engine/client.c engine/client_io.c \
+	engine/target.c engine/target_io.c engine/cm.c \
 	engine/opts.c engine/proto.c engine/errmsg.c
 ENGINE_OBJS := $(ENGINE_SRCS:%.c=$(B)/%.o)
 # The parts that need neither fio nor a device: unit-tested on the host.

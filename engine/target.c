@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,45 +16,7 @@
 #include "errmsg.h"
 #include "log.h"
 #include "proto.h"
-#include "target.h"
-
-struct rio_tconn {
-	struct rdma_cm_id *id;
-	char peer[80];
-	bool established;
-	struct rio_tconn *next;
-};
-
-struct rio_target {
-	struct thread_data *td;
-	const struct rio_opts *o;
-	char where[80];
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *listen_id;
-	struct ibv_context **devs;
-	struct ibv_context *verbs;
-	struct ibv_device_attr attr;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	struct ibv_srq *srq;
-	void *region;
-	size_t region_len;
-	struct ibv_mr *region_mr;
-	struct ibv_mr *io_mr;
-	struct rio_offer offer;
-	struct rio_tconn *conns;
-	unsigned int accepted, gone;
-	bool receives;
-	bool finished;
-	unsigned int depth;
-	struct io_u **staged;
-	unsigned int nstaged;
-	struct io_u **ready;
-	unsigned int rhead, rcount, rgiven;
-	struct ibv_wc *wc;
-	struct timespec start;
-};
+#include "target_impl.h"
 
 static int rio_target_listen(struct rio_target *t)
 {
@@ -391,7 +352,7 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 	t->gone++;
 }
 
-static int rio_target_watch(struct rio_target *t, int timeout_ms)
+int rio_target_watch(struct rio_target *t, int timeout_ms)
 {
 	struct rdma_cm_event *ev;
 	int ret;
@@ -434,182 +395,6 @@ static int rio_target_watch(struct rio_target *t, int timeout_ms)
 		}
 	}
 	return ret == -ETIMEDOUT ? 0 : ret;
-}
-
-enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
-{
-	struct ibv_recv_wr wr = { 0 }, *bad;
-	struct ibv_sge sge;
-	int ret;
-
-	if (io_u->ddir != DDIR_READ) {
-		io_u->error = EINVAL;
-		return FIO_Q_COMPLETED;
-	}
-	/* Once served, units are only held while fio takes the last
-	 * completions. */
-	if (t->receives && !t->finished) {
-		sge.addr = (uintptr_t)io_u->xfer_buf;
-		sge.length = io_u->xfer_buflen;
-		sge.lkey = t->io_mr->lkey;
-		wr.wr_id = (uintptr_t)io_u;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		ret = ibv_post_srq_recv(t->srq, &wr, &bad);
-		if (ret) {
-			io_u->error = ret;
-			return FIO_Q_COMPLETED;
-		}
-	}
-	/* Without receives the unit only marks the target as busy. */
-	t->staged[t->nstaged++] = io_u;
-	return FIO_Q_QUEUED;
-}
-
-int rio_target_commit(struct rio_target *t)
-{
-	struct thread_data *td = t->td;
-	struct timespec now;
-	unsigned int i;
-
-	if (!t->nstaged)
-		return 0;
-	if (fio_fill_issue_time(td)) {
-		fio_gettime(&now, NULL);
-		for (i = 0; i < t->nstaged; i++) {
-			t->staged[i]->issue_time = now;
-			io_u_queued(td, t->staged[i]);
-		}
-	}
-	io_u_mark_submit(td, t->nstaged);
-	t->nstaged = 0;
-	return 0;
-}
-
-static int rio_target_reap(struct rio_target *t)
-{
-	char msg[512];
-	int n, i;
-
-	if (!t->receives)
-		return 0;
-	n = ibv_poll_cq(t->cq, t->depth, t->wc);
-	if (n < 0) {
-		rio_err_call(-n, "ibv_poll_cq(target %s)", t->where);
-		return -EIO;
-	}
-	for (i = 0; i < n; i++) {
-		const struct ibv_wc *wc = &t->wc[i];
-		struct io_u *io_u = (struct io_u *)(uintptr_t)wc->wr_id;
-
-		if (wc->status == IBV_WC_SUCCESS) {
-			/* A message shorter than the buffer is a whole I/O of
-			 * its own size; as a short read fio would requeue the
-			 * rest and not count these bytes. */
-			io_u->xfer_buflen = wc->byte_len;
-			io_u->resid = 0;
-		} else {
-			io_u->error = EIO;
-			rio_wc_errmsg(msg, sizeof(msg), wc, "receive",
-				      io_u->offset, io_u->xfer_buflen,
-				      "(any client)");
-			rio_err("target job: %s", msg);
-		}
-		t->ready[(t->rhead + t->rcount) % t->depth] = io_u;
-		t->rcount++;
-	}
-	return n;
-}
-
-/* use_events: arm, reap what raced in, else sleep a little on the
- * channel; connection events are looked at after each sleep. */
-static int rio_target_sleep(struct rio_target *t)
-{
-	int ret;
-
-	ret = ibv_req_notify_cq(t->cq, 0);
-	if (ret) {
-		rio_err_call(ret, "ibv_req_notify_cq(target %s)", t->where);
-		return -ret;
-	}
-	ret = rio_target_reap(t);
-	if (ret)
-		return ret;
-	ret = rio_cq_wait(t->cc, t->cq, 20);
-	return ret < 0 ? ret : 0;
-}
-
-static long rio_ts_ms(const struct timespec *ts)
-{
-	return ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
-}
-
-int rio_target_getevents(struct rio_target *t, unsigned int min,
-			 unsigned int max, const struct timespec *ts)
-{
-	struct thread_data *td = t->td;
-	struct timespec start;
-	unsigned int spins = 0;
-	int ret;
-
-	t->rhead = (t->rhead + t->rgiven) % t->depth;
-	t->rcount -= t->rgiven;
-	t->rgiven = 0;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (t->rcount < min && !t->finished) {
-		ret = rio_target_reap(t);
-		if (ret < 0)
-			return ret;
-		if (ret)
-			continue;
-		if (t->cc) {
-			ret = rio_target_sleep(t);
-			if (ret < 0)
-				return ret;
-			if (ret)
-				continue;
-		} else if (t->receives && ++spins & 255) {
-			if (!(spins & 63))
-				sched_yield();
-			continue;
-		}
-		/* Receives want busy polling; a one-sided target only waits
-		 * for connection events, so it sleeps in poll(). */
-		ret = rio_target_watch(t, t->receives ? 0 : 10);
-		if (ret)
-			return ret;
-		if (t->gone >= t->o->clients ||
-		    (td->o.timeout &&
-		     rio_ms_since(&t->start) >=
-			     (long)((td->o.timeout + td->o.ramp_time) / 1000))) {
-			/* Receives that landed before the last disconnect
-			 * are still counted. */
-			if (rio_target_reap(t) < 0)
-				return -EIO;
-			t->finished = true;
-			break;
-		}
-		if (td->terminate)
-			break;
-		/* No early return otherwise: with every unit held, fio
-		 * would find none free and end the job. */
-		if (ts && rio_ms_since(&start) >= rio_ts_ms(ts))
-			break;
-	}
-	t->rgiven = t->rcount < max ? t->rcount : max;
-	/* Served, and every completion handed to fio (it may take fewer
-	 * than we have per call): nothing will arrive any more, and the
-	 * receive buffers' MR must go before fio frees them. */
-	if (t->finished && t->rgiven == t->rcount) {
-		td->done = 1;
-		rio_target_close(t);
-	}
-	return t->rgiven;
-}
-
-struct io_u *rio_target_event(struct rio_target *t, int i)
-{
-	return t->ready[(t->rhead + i) % t->depth];
 }
 
 void rio_target_close(struct rio_target *t)

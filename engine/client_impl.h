@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The client's state, shared by its connection code (client.c) and its
+ * data path (client_io.c); not for other files. */
+#ifndef RIO_CLIENT_IMPL_H
+#define RIO_CLIENT_IMPL_H
+
+#include <sys/socket.h>
+
+#include "client.h"
+#include "cm.h"
+
+struct rio_cqp {
+	struct rdma_cm_id *id;
+	bool connected;
+	uint32_t qp_num;
+	struct io_u **ring; /* posted I/O units, oldest first */
+	unsigned int head, count;
+	struct ibv_send_wr *first, *last; /* staged since the last commit */
+};
+
+struct rio_client {
+	struct thread_data *td;
+	const struct rio_opts *o;
+	char peer[80];
+	struct sockaddr_storage addr;
+	struct rdma_event_channel *ch;
+	struct ibv_context *verbs;
+	struct ibv_device_attr attr;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint64_t base, length;
+	uint32_t rkey;
+	uint32_t inline_max;
+	enum ibv_wr_opcode write_op;
+	unsigned int depth;
+	unsigned int next_qp;
+	struct ibv_send_wr *wr; /* indexed by io_u->index */
+	struct ibv_sge *sge;
+	struct io_u **staged;
+	unsigned int nstaged;
+	struct io_u **ready; /* completed, not yet handed to fio */
+	unsigned int rhead, rcount, rgiven;
+	struct ibv_wc *wc;
+	bool dead;
+	bool flush_told;
+	unsigned int nqps;
+	struct rio_cqp qps[];
+};
+
+#endif

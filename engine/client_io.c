@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The client's data path: fio I/O units become work requests, staged per
+ * queue pair in queue, posted as one chain per queue pair in commit, and
+ * retired from the CQ in getevents. Allocates nothing, logs only errors. */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client_impl.h"
+#include "errmsg.h"
+#include "log.h"
+
+static const char *rio_client_verb(const struct rio_client *c,
+				   const struct io_u *io_u)
+{
+	if (io_u->ddir == DDIR_READ)
+		return "RDMA READ";
+	switch (c->write_op) {
+	case IBV_WR_SEND:
+		return "SEND";
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return "RDMA WRITE with immediate";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return "atomic fetch-and-add";
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return "atomic compare-and-swap";
+	default:
+		return "RDMA WRITE";
+	}
+}
+
+enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
+{
+	struct ibv_send_wr *wr = &c->wr[io_u->index];
+	struct ibv_sge *sge = &c->sge[io_u->index];
+	struct rio_cqp *q;
+
+	switch (io_u->ddir) {
+	case DDIR_WRITE:
+		wr->opcode = c->write_op;
+		break;
+	case DDIR_READ:
+		wr->opcode = IBV_WR_RDMA_READ;
+		break;
+	case DDIR_SYNC:
+	case DDIR_DATASYNC:
+	case DDIR_SYNC_FILE_RANGE:
+		/* A completed RDMA WRITE was acknowledged by the target's
+		 * device: there is nothing left to flush. */
+		return FIO_Q_COMPLETED;
+	default:
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	if (c->dead) {
+		io_u->error = ENOTCONN;
+		return FIO_Q_COMPLETED;
+	}
+	if (wr->opcode != IBV_WR_SEND &&
+	    (io_u->offset + io_u->xfer_buflen > c->length ||
+	     io_u->offset + io_u->xfer_buflen < io_u->offset)) {
+		io_u->error = ERANGE;
+		return FIO_Q_COMPLETED;
+	}
+	sge->addr = (uintptr_t)io_u->xfer_buf;
+	sge->length = io_u->xfer_buflen;
+	sge->lkey = c->mr->lkey;
+	wr->wr_id = (uintptr_t)io_u;
+	wr->next = NULL;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->send_flags = 0;
+	if (wr->opcode != IBV_WR_RDMA_READ && sge->length <= c->inline_max)
+		wr->send_flags = IBV_SEND_INLINE;
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	    wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		/* The word's old value lands in the I/O buffer. */
+		if (io_u->offset & 7 || sge->length != 8) {
+			io_u->error = EINVAL;
+			return FIO_Q_COMPLETED;
+		}
+		wr->send_flags = 0;
+		wr->wr.atomic.remote_addr = c->base + io_u->offset;
+		wr->wr.atomic.rkey = c->rkey;
+		wr->wr.atomic.compare_add =
+			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
+		wr->wr.atomic.swap = 1;
+	} else {
+		wr->wr.rdma.remote_addr = c->base + io_u->offset;
+		wr->wr.rdma.rkey = c->rkey;
+	}
+	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+		wr->imm_data = htobe32(io_u->index);
+
+	q = &c->qps[c->next_qp];
+	if (++c->next_qp == c->nqps)
+		c->next_qp = 0;
+	if (q->last)
+		q->last->next = wr;
+	else
+		q->first = wr;
+	q->last = wr;
+	q->ring[(q->head + q->count) % c->depth] = io_u;
+	q->count++;
+	c->staged[c->nstaged++] = io_u;
+	return FIO_Q_QUEUED;
+}
+
+static void rio_client_ready(struct rio_client *c, struct io_u *io_u)
+{
+	c->ready[(c->rhead + c->rcount) % c->depth] = io_u;
+	c->rcount++;
+}
+
+/* The staged chain from bad onward was not posted: fail those units. */
+static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
+			      struct ibv_send_wr *bad, int err)
+{
+	struct ibv_send_wr *wr;
+	unsigned int n = 0, i;
+
+	for (wr = bad; wr; wr = wr->next)
+		n++;
+	if (n > q->count)
+		n = q->count;
+	for (i = q->count - n; i < q->count; i++) {
+		struct io_u *io_u = q->ring[(q->head + i) % c->depth];
+
+		io_u->error = err;
+		rio_client_ready(c, io_u);
+	}
+	q->count -= n;
+}
+
+int rio_client_commit(struct rio_client *c)
+{
+	struct thread_data *td = c->td;
+	struct ibv_send_wr *bad;
+	struct timespec now;
+	unsigned int i;
+	int ret, err = 0;
+
+	if (!c->nstaged)
+		return 0;
+	if (fio_fill_issue_time(td)) {
+		fio_gettime(&now, NULL);
+		for (i = 0; i < c->nstaged; i++) {
+			c->staged[i]->issue_time = now;
+			io_u_queued(td, c->staged[i]);
+		}
+		if (td->o.read_iolog_file)
+			td->last_issue = now;
+	}
+	for (i = 0; i < c->nqps; i++) {
+		struct rio_cqp *q = &c->qps[i];
+
+		if (!q->first)
+			continue;
+		/* Selective signalling: one completion per batch per queue
+		 * pair; RC completes in order, so it retires the batch. */
+		q->last->send_flags |= IBV_SEND_SIGNALED;
+		bad = NULL;
+		ret = ibv_post_send(q->id->qp, q->first, &bad);
+		if (ret) {
+			rio_err_call(ret, "ibv_post_send(qp %u to %s)",
+				     q->qp_num, c->peer);
+			rio_client_unpost(c, q, bad ? bad : q->first, ret);
+			c->dead = true;
+			err = -ret;
+		}
+		q->first = q->last = NULL;
+	}
+	io_u_mark_submit(td, c->nstaged);
+	c->nstaged = 0;
+	return err;
+}
+
+static struct rio_cqp *rio_client_qp_of(struct rio_client *c, uint32_t num)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nqps; i++)
+		if (c->qps[i].qp_num == num)
+			return &c->qps[i];
+	return NULL;
+}
+
+static void rio_client_wc_error(struct rio_client *c, const struct ibv_wc *wc,
+				struct io_u *io_u)
+{
+	char msg[512];
+
+	io_u->error = wc->status == IBV_WC_RETRY_EXC_ERR ? ETIMEDOUT : EIO;
+	if (wc->status == IBV_WC_WR_FLUSH_ERR) {
+		if (c->flush_told)
+			return;
+		c->flush_told = true;
+	}
+	rio_wc_errmsg(msg, sizeof(msg), wc, rio_client_verb(c, io_u),
+		      io_u->offset, io_u->xfer_buflen, c->peer);
+	rio_err("client job: %s", msg);
+}
+
+static void rio_client_reap(struct rio_client *c, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct ibv_wc *wc = &c->wc[i];
+		struct io_u *done = (struct io_u *)(uintptr_t)wc->wr_id;
+		struct rio_cqp *q = rio_client_qp_of(c, wc->qp_num);
+
+		if (!q)
+			continue;
+		/* Everything posted before the signalled request is done. */
+		while (q->count) {
+			struct io_u *io_u = q->ring[q->head];
+
+			q->head = (q->head + 1) % c->depth;
+			q->count--;
+			if (io_u == done && wc->status != IBV_WC_SUCCESS)
+				rio_client_wc_error(c, wc, io_u);
+			rio_client_ready(c, io_u);
+			if (io_u == done)
+				break;
+		}
+	}
+}
+
+static void rio_client_watch(struct rio_client *c)
+{
+	struct rdma_cm_event *ev;
+
+	while (!rio_cm_next(c->ch, 0, &ev)) {
+		enum rdma_cm_event_type type = ev->event;
+
+		rdma_ack_cm_event(ev);
+		if (type != RDMA_CM_EVENT_DISCONNECTED &&
+		    type != RDMA_CM_EVENT_DEVICE_REMOVAL)
+			continue;
+		if (!c->dead)
+			rio_err("client job: target %s went away mid-run (%s): %s",
+				c->peer, rdma_event_str(type),
+				rio_cm_hint(type, 0));
+		c->dead = true;
+	}
+}
+
+/* Arms the CQ, reaps what raced in, else sleeps a while on the channel.
+ * Returns how many completions it reaped, or -errno. */
+static int rio_client_sleep(struct rio_client *c)
+{
+	int n, ret;
+
+	ret = ibv_req_notify_cq(c->cq, 0);
+	if (ret) {
+		rio_err_call(ret, "ibv_req_notify_cq(client of %s)", c->peer);
+		return -ret;
+	}
+	n = ibv_poll_cq(c->cq, c->depth, c->wc);
+	if (n < 0) {
+		rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
+		return -EIO;
+	}
+	if (n) {
+		rio_client_reap(c, n);
+		return n;
+	}
+	ret = rio_cq_wait(c->cc, c->cq, 100);
+	return ret < 0 ? ret : 0;
+}
+
+int rio_client_getevents(struct rio_client *c, unsigned int min,
+			 unsigned int max, const struct timespec *t)
+{
+	struct timespec start, dead_since;
+	unsigned int spins = 0;
+	bool dead_seen = false;
+	int n;
+
+	c->rhead = (c->rhead + c->rgiven) % c->depth;
+	c->rcount -= c->rgiven;
+	c->rgiven = 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (c->rcount < min) {
+		n = ibv_poll_cq(c->cq, c->depth, c->wc);
+		if (n < 0) {
+			rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
+			return -EIO;
+		}
+		if (n) {
+			rio_client_reap(c, n);
+			continue;
+		}
+		if (c->cc) {
+			n = rio_client_sleep(c);
+			if (n < 0)
+				return n;
+			if (n)
+				continue;
+		} else if (++spins & 1023) {
+			continue;
+		}
+		rio_client_watch(c);
+		if (c->dead && !dead_seen) {
+			dead_seen = true;
+			clock_gettime(CLOCK_MONOTONIC, &dead_since);
+		}
+		/* A dead peer's requests are flushed at once; do not wait
+		 * for ever if the device never reports them. */
+		if (dead_seen && rio_ms_since(&dead_since) > 5000)
+			return -ENOTCONN;
+		if (t && rio_ms_since(&start) >= rio_cm_ts_ms(t))
+			break;
+	}
+	c->rgiven = c->rcount < max ? c->rcount : max;
+	return c->rgiven;
+}
+
+struct io_u *rio_client_event(struct rio_client *c, int i)
+{
+	return c->ready[(c->rhead + i) % c->depth];
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The target's state, shared by its connection code (target.c) and its
+ * data path (target_io.c); not for other files. */
+#ifndef RIO_TARGET_IMPL_H
+#define RIO_TARGET_IMPL_H
+
+#include "cm.h"
+#include "proto.h"
+#include "target.h"
+
+struct rio_tconn {
+	struct rdma_cm_id *id;
+	char peer[80];
+	bool established;
+	struct rio_tconn *next;
+};
+
+struct rio_target {
+	struct thread_data *td;
+	const struct rio_opts *o;
+	char where[80];
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id;
+	struct ibv_context **devs;
+	struct ibv_context *verbs;
+	struct ibv_device_attr attr;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_srq *srq;
+	void *region;
+	size_t region_len;
+	struct ibv_mr *region_mr;
+	struct ibv_mr *io_mr;
+	struct rio_offer offer;
+	struct rio_tconn *conns;
+	unsigned int accepted, gone;
+	bool receives;
+	bool finished;
+	unsigned int depth;
+	struct io_u **staged;
+	unsigned int nstaged;
+	struct io_u **ready;
+	unsigned int rhead, rcount, rgiven;
+	struct ibv_wc *wc;
+	struct timespec start;
+};
+
+int rio_target_watch(struct rio_target *t, int timeout_ms);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The target's data path: with send/write_imm each I/O unit is a receive
+ * posted to the SRQ and completes as a read of the bytes that arrived;
+ * otherwise units are only held while getevents serves connections. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "errmsg.h"
+#include "log.h"
+#include "target_impl.h"
+
+enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
+{
+	struct ibv_recv_wr wr = { 0 }, *bad;
+	struct ibv_sge sge;
+	int ret;
+
+	if (io_u->ddir != DDIR_READ) {
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	/* Once served, units are only held while fio takes the last
+	 * completions. */
+	if (t->receives && !t->finished) {
+		sge.addr = (uintptr_t)io_u->xfer_buf;
+		sge.length = io_u->xfer_buflen;
+		sge.lkey = t->io_mr->lkey;
+		wr.wr_id = (uintptr_t)io_u;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		ret = ibv_post_srq_recv(t->srq, &wr, &bad);
+		if (ret) {
+			io_u->error = ret;
+			return FIO_Q_COMPLETED;
+		}
+	}
+	/* Without receives the unit only marks the target as busy. */
+	t->staged[t->nstaged++] = io_u;
+	return FIO_Q_QUEUED;
+}
+
+int rio_target_commit(struct rio_target *t)
+{
+	struct thread_data *td = t->td;
+	struct timespec now;
+	unsigned int i;
+
+	if (!t->nstaged)
+		return 0;
+	if (fio_fill_issue_time(td)) {
+		fio_gettime(&now, NULL);
+		for (i = 0; i < t->nstaged; i++) {
+			t->staged[i]->issue_time = now;
+			io_u_queued(td, t->staged[i]);
+		}
+	}
+	io_u_mark_submit(td, t->nstaged);
+	t->nstaged = 0;
+	return 0;
+}
+
+static int rio_target_reap(struct rio_target *t)
+{
+	char msg[512];
+	int n, i;
+
+	if (!t->receives)
+		return 0;
+	n = ibv_poll_cq(t->cq, t->depth, t->wc);
+	if (n < 0) {
+		rio_err_call(-n, "ibv_poll_cq(target %s)", t->where);
+		return -EIO;
+	}
+	for (i = 0; i < n; i++) {
+		const struct ibv_wc *wc = &t->wc[i];
+		struct io_u *io_u = (struct io_u *)(uintptr_t)wc->wr_id;
+
+		if (wc->status == IBV_WC_SUCCESS) {
+			/* A message shorter than the buffer is a whole I/O of
+			 * its own size; as a short read fio would requeue the
+			 * rest and not count these bytes. */
+			io_u->xfer_buflen = wc->byte_len;
+			io_u->resid = 0;
+		} else {
+			io_u->error = EIO;
+			rio_wc_errmsg(msg, sizeof(msg), wc, "receive",
+				      io_u->offset, io_u->xfer_buflen,
+				      "(any client)");
+			rio_err("target job: %s", msg);
+		}
+		t->ready[(t->rhead + t->rcount) % t->depth] = io_u;
+		t->rcount++;
+	}
+	return n;
+}
+
+/* use_events: arm, reap what raced in, else sleep a little on the
+ * channel; connection events are looked at after each sleep. */
+static int rio_target_sleep(struct rio_target *t)
+{
+	int ret;
+
+	ret = ibv_req_notify_cq(t->cq, 0);
+	if (ret) {
+		rio_err_call(ret, "ibv_req_notify_cq(target %s)", t->where);
+		return -ret;
+	}
+	ret = rio_target_reap(t);
+	if (ret)
+		return ret;
+	ret = rio_cq_wait(t->cc, t->cq, 20);
+	return ret < 0 ? ret : 0;
+}
+
+int rio_target_getevents(struct rio_target *t, unsigned int min,
+			 unsigned int max, const struct timespec *ts)
+{
+	struct thread_data *td = t->td;
+	struct timespec start;
+	unsigned int spins = 0;
+	int ret;
+
+	t->rhead = (t->rhead + t->rgiven) % t->depth;
+	t->rcount -= t->rgiven;
+	t->rgiven = 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (t->rcount < min && !t->finished) {
+		ret = rio_target_reap(t);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			continue;
+		if (t->cc) {
+			ret = rio_target_sleep(t);
+			if (ret < 0)
+				return ret;
+			if (ret)
+				continue;
+		} else if (t->receives && ++spins & 255) {
+			if (!(spins & 63))
+				sched_yield();
+			continue;
+		}
+		/* Receives want busy polling; a one-sided target only waits
+		 * for connection events, so it sleeps in poll(). */
+		ret = rio_target_watch(t, t->receives ? 0 : 10);
+		if (ret)
+			return ret;
+		if (t->gone >= t->o->clients ||
+		    (td->o.timeout &&
+		     rio_ms_since(&t->start) >=
+			     (long)((td->o.timeout + td->o.ramp_time) / 1000))) {
+			/* Receives that landed before the last disconnect
+			 * are still counted. */
+			if (rio_target_reap(t) < 0)
+				return -EIO;
+			t->finished = true;
+			break;
+		}
+		if (td->terminate)
+			break;
+		/* No early return otherwise: with every unit held, fio
+		 * would find none free and end the job. */
+		if (ts && rio_ms_since(&start) >= rio_cm_ts_ms(ts))
+			break;
+	}
+	t->rgiven = t->rcount < max ? t->rcount : max;
+	/* Served, and every completion handed to fio (it may take fewer
+	 * than we have per call): nothing will arrive any more, and the
+	 * receive buffers' MR must go before fio frees them. */
+	if (t->finished && t->rgiven == t->rcount) {
+		td->done = 1;
+		rio_target_close(t);
+	}
+	return t->rgiven;
+}
+
+struct io_u *rio_target_event(struct rio_target *t, int i)
+{
+	return t->ready[(t->rhead + i) % t->depth];
+}
