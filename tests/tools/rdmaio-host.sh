@@ -63,6 +63,8 @@ check "results equal fio's own numbers, job files and argv recorded" \
 	python3 "$helper" fio-numbers r1.json pair.fio
 check "RDMA/TCP comparisons for both workloads and directions, and the round trip" \
 	python3 "$helper" comparisons r1.json 3
+check "without -o the result goes to results/<job>-<UTC time>.json" \
+	bash -c "'$rdmaio' run pair.fio >/dev/null && ls results | grep -Eqx 'pair-[0-9]{8}T[0-9]{6}Z\.json'"
 mv r1.json first.json
 check "the same jobs run again" "$rdmaio" run -o r1.json pair.fio
 check "two runs differ only in measured values and timestamps" \
