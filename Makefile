@@ -40,7 +40,7 @@ PROGRAMS :=
 LIBS :=
 UNIT_TESTS :=
 
-.PHONY: all deps test demo install clean distclean format check-format \
+.PHONY: all deps test demo bench install clean distclean format check-format \
 	unit-tests print-unit-tests
 all:
 
@@ -67,6 +67,10 @@ test: all
 
 demo: all
 	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/demo
+
+# A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
+bench: all
+	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib

@@ -9,10 +9,10 @@ perftest_pair() {
 	local ip=$1 tool=$2 out= srv attempt
 	shift 2
 	for attempt in 1 2 3; do
-		${PERFTEST_SERVER_EXEC:-} timeout 90 "$tool" "$@" >/dev/null 2>&1 &
+		${PERFTEST_SERVER_EXEC:-} timeout -k 5 90 "$tool" "$@" >/dev/null 2>&1 &
 		srv=$!
 		sleep "$attempt"
-		if out=$(timeout 60 "$tool" "$@" "$ip" 2>&1); then
+		if out=$(timeout -k 5 60 "$tool" "$@" "$ip" 2>&1); then
 			wait $srv 2>/dev/null
 			printf '%s\n' "$out"
 			return 0

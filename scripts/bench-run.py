@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""The body of `make bench`: perftest, fio's built-in rdma engine and librdmaio,
+side by side on one RDMA device in one boot, with matching parameters.
+
+Like with like: bandwidth at 64 KiB with 128 in flight (perftest's default
+tx-depth) for the same duration; latency at 8 B, one in flight. perftest's
+write/send latency is half a ping-pong round trip, while a fio completion is a
+full round trip (as is ib_read_lat), so write/send are compared with twice
+perftest's figure. Prints a table and writes results/bench-TIME.json.
+Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5).
+"""
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEV = os.environ["RDMAIO_RDMA_DEV"]
+IP = os.environ["RDMAIO_SERVER_IP"]
+SECS = int(os.environ.get("BENCH_SECONDS", "5"))
+ENGINE = os.path.join(REPO, "build", "librdmaio.so")
+BS, DEPTH = 65536, 128
+PORT = [7600]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def perftest(tool, *args):
+    """Client output of one perftest pair (scripts/perftest.sh), or None."""
+    script = '. "$0"; perftest_pair "$@"'
+    cmd = ["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
+           IP, tool, "-d", DEV, "-R", *args]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        log(f"bench: {tool} failed: {p.stderr.strip()[-300:]}")
+        return None
+    return p.stdout
+
+
+def perftest_row(out, size, col):
+    for line in (out or "").splitlines():
+        f = line.split()
+        if f and f[0] == str(size):
+            return float(f[col])
+    return None
+
+
+def fio(*jobs):
+    """fio's JSON for one run of the given jobs (lists of --opt=val), or None."""
+    argv = ["timeout", "-k", "10", str(SECS * 6 + 60), "fio", "--output-format=json"]
+    for job in jobs:
+        argv += job
+    with tempfile.TemporaryFile("w+") as out:
+        p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=True)
+        out.seek(0)
+        text = out.read()
+    if p.returncode:
+        log(f"bench: fio {' '.join(argv[4:])[:120]}... failed: {p.stderr.strip()[-300:]}")
+        return None
+    return json.loads(text[text.index("{"):])
+
+
+def job_stats(doc, name):
+    for j in (doc or {}).get("jobs", []):
+        if j["jobname"] == name:
+            return j
+    return None
+
+
+def mib_s(job, ddir):
+    return job[ddir]["bw_bytes"] / 2**20 if job else None
+
+
+def p50_us(job, ddir):
+    if not job:
+        return None
+    pct = job[ddir]["clat_ns"].get("percentile", {})
+    return pct.get("50.000000", 0) / 1000.0
+
+
+def librdmaio(verb, bs, depth, name):
+    """One target+client run of librdmaio; returns the client's job stats."""
+    PORT[0] += 1
+    ddir = "read" if verb == "read" else "write"
+    target = [f"--name={name}-target", f"--ioengine=external:{ENGINE}", "--listen",
+              f"--port={PORT[0]}", f"--size={max(bs * depth, 1 << 20)}", f"--bs={bs}"]
+    if verb == "send":
+        target += ["--verb=send", f"--iodepth={depth * 2}"]
+    client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
+              f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
+              f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
+              "--time_based", f"--runtime={SECS}"]
+    return job_stats(fio(target, client), name), ddir
+
+
+def fio_rdma(verb):
+    """fio's built-in rdma engine: server rw=read, client rw=write (its roles)."""
+    PORT[0] += 1
+    server = ["--name=server", "--ioengine=rdma", f"--port={PORT[0]}", "--rw=read",
+              f"--bs={BS}", f"--size={BS * 16}", f"--iodepth={DEPTH}", f"--verb={verb}"]
+    client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
+              "--rw=write", f"--verb={verb}", f"--bs={BS}", f"--size={BS * 16}",
+              f"--iodepth={DEPTH}", "--time_based", f"--runtime={SECS}"]
+    j = job_stats(fio(server, client), "client")
+    return mib_s(j, "write")
+
+
+def ratio(a, b):
+    return round(a / b, 3) if a and b else None
+
+
+def main():
+    rows = []
+    for verb in ("write", "read", "send"):
+        log(f"bench: {verb} bandwidth, 64 KiB, {DEPTH} in flight, {SECS} s each")
+        pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS)), BS, 3)
+        rf = fio_rdma(verb)
+        job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw")
+        rows.append({"metric": f"{verb} bandwidth 64 KiB (MiB/s)", "perftest": pt,
+                     "fio_rdma": rf, "librdmaio": mib_s(job, ddir),
+                     "vs_perftest": ratio(mib_s(job, ddir), pt),
+                     "vs_fio_rdma": ratio(mib_s(job, ddir), rf)})
+    for verb in ("read", "write", "send"):
+        log(f"bench: {verb} latency, 8 B, one in flight")
+        typ = perftest_row(perftest(f"ib_{verb}_lat", "-s", "8", "-n", "2000"), 8, 4)
+        # ib_read_lat is a full round trip; write/send are half of one.
+        rt = typ if verb == "read" else (typ * 2 if typ else None)
+        job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat")
+        rows.append({"metric": f"{verb} latency 8 B p50 (us, full round trip)",
+                     "perftest": rt, "fio_rdma": None, "librdmaio": p50_us(job, ddir),
+                     "vs_perftest": ratio(p50_us(job, ddir), rt), "vs_fio_rdma": None})
+
+    def fmt(v):
+        return "-" if v is None else f"{v:.2f}"
+    print(f"{'metric':<44} {'perftest':>9} {'fio rdma':>9} {'librdmaio':>9} {'x perftest':>10} {'x fio rdma':>10}")
+    for r in rows:
+        print(f"{r['metric']:<44} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
+              f"{fmt(r['librdmaio']):>9} {fmt(r['vs_perftest']):>10} {fmt(r['vs_fio_rdma']):>10}")
+    print("(bandwidth: higher is better; latency: lower is better; x = librdmaio / other)")
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    os.makedirs(os.path.join(REPO, "results"), exist_ok=True)
+    path = os.path.join(REPO, "results", f"bench-{stamp}.json")
+    doc = {"kind": "rdmaio-bench/1", "time": stamp, "device": DEV, "server_ip": IP,
+           "seconds_per_test": SECS, "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH,
+           "lab": os.environ.get("RDMAIO_LAB") == "1",
+           "fio": subprocess.run(["fio", "--version"], capture_output=True,
+                                 text=True).stdout.strip(),
+           "kernel": os.uname().release, "rows": rows}
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    os.rename(path + ".tmp", path)
+    print(f"result: results/bench-{stamp}.json")
+    if os.environ.get("RDMAIO_LAB") == "1":
+        print("note: Soft-RoCE on an emulated CPU (lab): compare the ratios, not the figures.")
+    return 0 if all(r["librdmaio"] is not None for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
