@@ -250,6 +250,7 @@ static int rio_post_init(struct thread_data *td)
 	h.need = rio_opts_need(o, &j);
 	h.max_bs = j.max_bs;
 	h.span = j.span;
+	h.depth = td->o.iodepth;
 	ret = rio_client_connect(e->client, &h);
 	return ret ? rio_fail(td, ret, "rdmaio connect") : 0;
 }

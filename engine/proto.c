@@ -64,6 +64,7 @@ int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len)
 	p[6] = h->need;
 	put32(p + 8, h->max_bs);
 	put64(p + 12, h->span);
+	put32(p + 20, h->depth);
 	return RIO_HELLO_LEN;
 }
 
@@ -84,6 +85,7 @@ int rio_hello_decode(const void *buf, size_t len, struct rio_hello *h)
 	h->need = p[6];
 	h->max_bs = get32(p + 8);
 	h->span = get64(p + 12);
+	h->depth = get32(p + 20);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define RIO_PROTO_MAGIC 0x5244494fu /* "RDIO" */
-#define RIO_PROTO_VERSION 1
+#define RIO_PROTO_VERSION 2
 
 /* What a client's verbs need from the target's region and queues. */
 enum rio_need {
@@ -42,6 +42,9 @@ struct rio_hello {
 	uint8_t need; /* enum rio_need bits */
 	uint32_t max_bs; /* largest I/O the client issues */
 	uint64_t span; /* the client touches region bytes [0, span) */
+	/* Its I/O units in flight at most: with send/write_imm, the
+	 * receives it needs posted on the target. */
+	uint32_t depth;
 };
 
 struct rio_reply {
@@ -54,7 +57,7 @@ struct rio_reply {
 	uint64_t length;
 };
 
-#define RIO_HELLO_LEN 20
+#define RIO_HELLO_LEN 24
 #define RIO_REPLY_LEN 36
 
 int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len);

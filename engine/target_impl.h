@@ -37,6 +37,7 @@ struct rio_target {
 	unsigned int accepted, gone;
 	bool receives;
 	bool finished;
+	bool depth_told;
 	unsigned int depth;
 	struct io_u **staged;
 	unsigned int nstaged;

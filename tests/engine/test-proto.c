@@ -17,6 +17,7 @@ static const struct rio_hello hello = {
 	.need = RIO_NEED_WRITE | RIO_NEED_READ,
 	.max_bs = 65536,
 	.span = 1 << 20,
+	.depth = 0x1234,
 };
 
 static struct rio_reply good_reply(void)
@@ -46,6 +47,7 @@ static void hello__round_trip(void **state)
 	assert_int_equal(out.need, hello.need);
 	assert_int_equal(out.max_bs, hello.max_bs);
 	assert_true(out.span == hello.span);
+	assert_int_equal(out.depth, hello.depth);
 }
 
 static void hello__big_endian_on_the_wire(void **state)
@@ -59,6 +61,8 @@ static void hello__big_endian_on_the_wire(void **state)
 	assert_int_equal(buf[5], RIO_PROTO_VERSION);
 	assert_int_equal(buf[6], RIO_NEED_WRITE | RIO_NEED_READ);
 	assert_int_equal(buf[17], 0x10); /* span 1 MiB: 0x0000000000100000 */
+	assert_int_equal(buf[22], 0x12); /* depth 0x1234 */
+	assert_int_equal(buf[23], 0x34);
 }
 
 static void hello__short_buffer(void **state)
