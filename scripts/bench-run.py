@@ -11,6 +11,7 @@ Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5).
 """
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -42,24 +43,33 @@ def perftest(tool, *args):
 
 
 def perftest_row(out, size, col):
+    """Column col of perftest's row for size; None when absent or not finite
+    (perftest 4.5 prints "inf" for a latency it failed to measure)."""
     for line in (out or "").splitlines():
         f = line.split()
         if f and f[0] == str(size):
-            return float(f[col])
+            v = float(f[col])
+            return v if math.isfinite(v) else None
     return None
 
 
 def fio(*jobs):
     """fio's JSON for one run of the given jobs (lists of --opt=val), or None."""
-    argv = ["timeout", "-k", "10", str(SECS * 6 + 60), "fio", "--output-format=json"]
+    argv = ["timeout", "-k", "5", str(SECS + 40), "fio", "--output-format=json"]
     for job in jobs:
         argv += job
-    with tempfile.TemporaryFile("w+") as out:
-        p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=True)
+    # Files, not pipes: fio's job processes run in their own session, so a
+    # timeout kills only the parent and a child still holding a pipe would
+    # keep us waiting for its end of file forever.
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.run(argv, stdout=out, stderr=err, text=True)
         out.seek(0)
-        text = out.read()
+        err.seek(0)
+        text, errtext = out.read(), err.read()
     if p.returncode:
-        log(f"bench: fio {' '.join(argv[4:])[:120]}... failed: {p.stderr.strip()[-300:]}")
+        subprocess.run(["pkill", "-KILL", "-x", "fio"])
+        log(f"bench: fio {' '.join(argv[6:])[:100]}... failed (exit {p.returncode}): "
+            f"{errtext.strip()[-300:]}")
         return None
     return json.loads(text[text.index("{"):])
 
