@@ -13,6 +13,8 @@ IP=$RDMAIO_SERVER_IP
 PORT=7500
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# fio leaves verify state files in its working directory: keep them out of the repo.
+cd "$tmp" || exit 1
 
 # pair TARGET_OPTS -- CLIENT_OPTS: one fio run with a target and a client job.
 pair() {
