@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exports.h"
+#include "octal.h"
 #include "log.h"
 
 static void copy(char *dst, size_t size, const char *src)
@@ -243,10 +244,8 @@ static const char *get_token(const char *p, char *out, size_t len, int path)
 			quoted = !quoted;
 			continue;
 		}
-		if (c == '\\' && path && p[0] >= '0' && p[0] <= '7' &&
-		    p[1] >= '0' && p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
-			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 +
-				   (p[2] - '0'));
+		if (c == '\\' && path && nr_octal_byte(p) >= 0) {
+			c = (char)nr_octal_byte(p);
 			p += 3;
 		}
 		if (o + 1 < len)

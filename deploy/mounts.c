@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mounts.h"
+#include "octal.h"
 #include "sysfile.h"
 
 /* Copies one space-separated field, turning "\040" back into a space. */
@@ -16,10 +17,8 @@ static const char *field(const char *p, char *out, size_t len)
 	while (*p && *p != ' ' && *p != '\n') {
 		char c = *p++;
 
-		if (c == '\\' && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' &&
-		    p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
-			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 +
-				   (p[2] - '0'));
+		if (c == '\\' && nr_octal_byte(p) >= 0) {
+			c = (char)nr_octal_byte(p);
 			p += 3;
 		}
 		if (o + 1 < len)
