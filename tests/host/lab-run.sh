@@ -19,6 +19,9 @@ rm -f "$mark"
 check "the command runs as root in the caller's working directory" \
 	lab/run -- sh -c "[ \"\$(id -u)\" = 0 ] && [ \"\$(pwd)\" = '$(pwd)' ] && echo shared >$mark"
 check "files written under the repository appear on the host" grep -qx shared "$mark"
+echo here >"$tmp/seen"
+check "a working directory outside the repository (under /tmp) is kept too" \
+	bash -c "cd '$tmp' && [ \"\$('$PWD/lab/run' -- cat seen 2>&1)\" = here ]"
 rm -f "$mark"
 check "the guest's writes outside the repository stay in the guest" \
 	lab/run -- sh -c 'echo x >/etc/rdmaio-lab-test && cat /etc/rdmaio-lab-test'
