@@ -186,12 +186,15 @@ static int save(const struct nr_exports *t)
 	return ret;
 }
 
-int nr_exports_file_add(const char *path, const char *client,
-			const char *options)
+/*
+ * Read, change and rewrite nfsrdma's exports file under its lock. edit returns
+ * 1 when it changed the table, 0 when there was nothing to do, or -errno.
+ * Returns 1 when the file was rewritten, 0 when left alone, or -errno.
+ */
+static int edit_exports(int (*edit)(struct nr_exports *t, void *arg), void *arg)
 {
 	struct nr_exports *t = NULL;
-	struct nr_export *e = NULL;
-	int lock, ret, i;
+	int lock, ret;
 
 	lock = lock_exports();
 	if (lock < 0)
@@ -201,65 +204,77 @@ int nr_exports_file_add(const char *path, const char *client,
 		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 		goto out;
 	}
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->e[i].path, path) &&
-		    !strcmp(t->e[i].client, client))
-			e = &t->e[i];
-	if (e && !strcmp(e->options, options)) {
-		ret = 0;
-		goto out;
+	ret = edit(t, arg);
+	if (ret == 1) {
+		ret = save(t);
+		if (!ret)
+			ret = 1;
 	}
-	if (!e) {
-		if (t->n == NR_EXPORTS_MAX) {
-			nr_diag("delete unused exports first",
-				"%s already has %d entries", NR_EXPORTS_FILE,
-				NR_EXPORTS_MAX);
-			ret = -ENOSPC;
-			goto out;
-		}
-		e = &t->e[t->n++];
-		snprintf(e->path, sizeof(e->path), "%s", path);
-		snprintf(e->client, sizeof(e->client), "%s", client);
-	}
-	snprintf(e->options, sizeof(e->options), "%s", options);
-	ret = save(t);
-	if (!ret)
-		ret = 1;
 out:
 	nr_exports_delete(&t);
 	close(lock);
 	return ret;
 }
 
+struct export_edit {
+	const char *path, *client, *options;
+};
+
+static int add_entry(struct nr_exports *t, void *arg)
+{
+	const struct export_edit *x = arg;
+	struct nr_export *e = NULL;
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->e[i].path, x->path) &&
+		    !strcmp(t->e[i].client, x->client))
+			e = &t->e[i];
+	if (e && !strcmp(e->options, x->options))
+		return 0;
+	if (!e) {
+		if (t->n == NR_EXPORTS_MAX) {
+			nr_diag("delete unused exports first",
+				"%s already has %d entries", NR_EXPORTS_FILE,
+				NR_EXPORTS_MAX);
+			return -ENOSPC;
+		}
+		e = &t->e[t->n++];
+		snprintf(e->path, sizeof(e->path), "%s", x->path);
+		snprintf(e->client, sizeof(e->client), "%s", x->client);
+	}
+	snprintf(e->options, sizeof(e->options), "%s", x->options);
+	return 1;
+}
+
+static int del_entries(struct nr_exports *t, void *arg)
+{
+	const struct export_edit *x = arg;
+	int i, o = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->e[i].path, x->path) ||
+		    (x->client && strcmp(t->e[i].client, x->client)))
+			t->e[o++] = t->e[i];
+	if (o == t->n)
+		return 0;
+	t->n = o;
+	return 1;
+}
+
+int nr_exports_file_add(const char *path, const char *client,
+			const char *options)
+{
+	struct export_edit x = { path, client, options };
+
+	return edit_exports(add_entry, &x);
+}
+
 int nr_exports_file_del(const char *path, const char *client)
 {
-	struct nr_exports *t = NULL;
-	int lock, ret, i, o = 0;
+	struct export_edit x = { path, client, NULL };
 
-	lock = lock_exports();
-	if (lock < 0)
-		return lock;
-	ret = nr_exports_load(NR_EXPORTS_FILE, &t);
-	if (ret) {
-		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
-		goto out;
-	}
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->e[i].path, path) ||
-		    (client && strcmp(t->e[i].client, client)))
-			t->e[o++] = t->e[i];
-	if (o == t->n) {
-		ret = 0;
-		goto out;
-	}
-	t->n = o;
-	ret = save(t);
-	if (!ret)
-		ret = 1;
-out:
-	nr_exports_delete(&t);
-	close(lock);
-	return ret;
+	return edit_exports(del_entries, &x);
 }
 
 int nr_exports_apply(const char *path, const char *client, int present)
