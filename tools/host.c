@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +9,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "jutil.h"
 #include "spawn.h"
 
 #ifndef RDMAIO_VERSION
@@ -154,4 +157,30 @@ json_object *rio_host_versions(const char *fio)
 	}
 	json_object_object_add(o, "rdma_core", rc);
 	return o;
+}
+
+char *rio_host_self_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(dirname(buf));
+}
+
+void rio_host_warn_cpu(json_object *host, json_object *warnings)
+{
+	json_object *cpu = rio_json_get(host, "cpu");
+
+	if (json_object_get_boolean(rio_json_get(cpu, "emulated")))
+		rio_warn_add(
+			warnings, "emulated-cpu",
+			"the CPU is emulated (%s%s): every figure is 10-50x below hardware; compare only ratios measured in the same run",
+			rio_json_str(cpu, "model") ? rio_json_str(cpu, "model")
+						   : "unknown model",
+			json_object_get_boolean(rio_json_get(host, "lab"))
+				? ", rdmaio lab"
+				: "");
 }

@@ -15,27 +15,38 @@
 
 #include "check.h"
 #include "compare.h"
+#include "envdoc.h"
+#include "file.h"
 #include "fio.h"
 #include "jobfile.h"
 #include "jutil.h"
 #include "log.h"
 #include "mountwatch.h"
+#include "remote.h"
 #include "report.h"
 #include "result.h"
 
 #define EXIT_FLAGGED 3
+/* --remote-env's limit per host when --timeout is not given. */
+#define REMOTE_ENV_TIMEOUT_S 120
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmaio run [-o RESULT.json] [--client HOST]... [--fio PATH]\n"
-		"                  [--timeout S] [LINK] JOB.fio...\n"
+		"usage: rdmaio run [-o RESULT.json] [--client HOST]... [--remote-env CMD]\n"
+		"                  [--fio PATH] [--timeout S] [LINK] JOB.fio...\n"
 		"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n"
 		"       rdmaio check FIO_OR_RESULT.json [LINK]\n"
 		"       rdmaio report RESULT.json [--plot FILE.svg|FILE.png]\n"
 		"       rdmaio compare OLD.json NEW.json [--noise PCT]\n"
+		"       rdmaio env [-o FILE] [--fio PATH]\n"
 		"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
-		"       states the link when it cannot be read from the RDMA devices\n");
+		"       states the link when it cannot be read from the RDMA devices\n"
+		"--remote-env CMD: before fio, run CMD once per --client HOST (split on\n"
+		"       blanks, no shell; %%h in a word becomes HOST) and record the\n"
+		"       `rdmaio env` document it prints, e.g. 'ssh %%h rdmaio env'\n"
+		"env:   print this host's versions, host and environment as JSON\n"
+		"       (schema rdmaio-env/1)\n");
 }
 
 enum {
@@ -47,7 +58,8 @@ enum {
 	OPT_LL,
 	OPT_MTU,
 	OPT_PLOT,
-	OPT_NOISE
+	OPT_NOISE,
+	OPT_REMOTE_ENV
 };
 
 static const struct option opts[] = {
@@ -61,12 +73,13 @@ static const struct option opts[] = {
 	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "remote-env", required_argument, NULL, OPT_REMOTE_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
-	const char *output, *fio, *fio_json, *plot;
+	const char *output, *fio, *fio_json, *plot, *remote_env;
 	char **clients;
 	int nclients;
 	unsigned timeout_s;
@@ -141,6 +154,9 @@ static int parse(int argc, char **argv, struct args *a)
 		case OPT_PLOT:
 			a->plot = optarg;
 			break;
+		case OPT_REMOTE_ENV:
+			a->remote_env = optarg;
+			break;
 		case OPT_NOISE:
 			if (number("noise", optarg, 0, 1000, &a->noise))
 				return -EINVAL;
@@ -212,7 +228,7 @@ static int cmd_run(int argc, char **argv, struct args *a)
 {
 	struct rio_fio_run r = { 0 };
 	json_object *jobs = NULL, *fargv = NULL, *output = NULL, *doc = NULL;
-	json_object *mounts = NULL;
+	json_object *mounts = NULL, *remote = NULL;
 	struct rio_mountwatch *watch = NULL;
 	struct rio_result_in in = { 0 };
 	char *out = NULL;
@@ -226,10 +242,25 @@ static int cmd_run(int argc, char **argv, struct args *a)
 		RIO_ERR("run: --fio-json imports a finished run; --client cannot apply to it");
 		return 2;
 	}
+	if (a->remote_env && !a->nclients) {
+		RIO_ERR("run: --remote-env records the environment of --client hosts; give --client HOST (this host's own is always recorded)");
+		return 2;
+	}
 	out = a->output ? strdup(a->output)
 			: default_output(a->npos ? a->pos[0] : a->fio_json);
 	if (!out || output_writable(out) ||
 	    rio_jobfiles_record(a->pos, a->npos, &jobs)) {
+		free(out);
+		return 1;
+	}
+	/* Before fio: a broken remote command fails in seconds, not after. */
+	if (a->remote_env &&
+	    rio_remote_gather(a->remote_env, a->clients, a->nclients,
+			      a->timeout_s ? a->timeout_s
+					   : REMOTE_ENV_TIMEOUT_S,
+			      &remote)) {
+		RIO_ERR("run: no result written; fix --remote-env or drop it (the result then warns that remote environments are not recorded)");
+		json_object_put(jobs);
 		free(out);
 		return 1;
 	}
@@ -271,6 +302,7 @@ static int cmd_run(int argc, char **argv, struct args *a)
 				     .nclients = a->nclients,
 				     .fio_output = output,
 				     .mounts_during_run = mounts,
+				     .remote_hosts = remote,
 				     .link = a->link,
 				     .root = "" };
 	ret = rio_result_build(&in, &doc, &flagged);
@@ -283,6 +315,7 @@ static int cmd_run(int argc, char **argv, struct args *a)
 out:
 	rio_mountwatch_delete(&watch);
 	json_object_put(mounts);
+	json_object_put(remote);
 	json_object_put(doc);
 	json_object_put(output);
 	json_object_put(fargv);
@@ -401,6 +434,41 @@ static int cmd_compare(struct args *a)
 	return ret;
 }
 
+static int cmd_env(struct args *a)
+{
+	json_object *doc, *back = NULL;
+	const char *text;
+	int ret;
+
+	if (a->npos) {
+		RIO_ERR("env: takes no file argument (rdmaio env [-o FILE]); '%s' is one",
+			a->pos[0]);
+		return 2;
+	}
+	doc = rio_envdoc_describe(a->fio, "");
+	text = json_object_to_json_string_ext(
+		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			     JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* Check the very bytes a reader will get, as run does for results. */
+	ret = text ? rio_envdoc_parse(text, strlen(text), "(this host's)",
+				      &back)
+		   : -ENOMEM;
+	json_object_put(back);
+	if (ret) {
+		RIO_ERR("env: the document does not validate; nothing written (this is a bug in rdmaio: please report it)");
+	} else if (a->output) {
+		ret = rio_file_write_atomic(a->output, text, strlen(text));
+		if (ret)
+			RIO_ERR("env: cannot write %s: %s (check the folder exists and is writable)",
+				a->output, strerror(-ret));
+	} else if (printf("%s\n", text) < 0 || fflush(stdout)) {
+		RIO_CALL_ERR(errno, "write", "%s", "stdout");
+		ret = -EIO;
+	}
+	json_object_put(doc);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -416,8 +484,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "run") && strcmp(cmd, "check") &&
-	    strcmp(cmd, "report") && strcmp(cmd, "compare")) {
-		RIO_ERR("unknown command '%s' (run, check, report or compare)",
+	    strcmp(cmd, "report") && strcmp(cmd, "compare") &&
+	    strcmp(cmd, "env")) {
+		RIO_ERR("unknown command '%s' (run, check, report, compare or env)",
 			cmd);
 		usage(stderr);
 		return 2;
@@ -430,6 +499,8 @@ int main(int argc, char **argv)
 		ret = cmd_run(argc, argv, &a);
 	else if (!strcmp(cmd, "check"))
 		ret = cmd_check(argc, argv, &a);
+	else if (!strcmp(cmd, "env"))
+		ret = cmd_env(&a);
 	else if (!strcmp(cmd, "report"))
 		ret = cmd_report(&a);
 	else

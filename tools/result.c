@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,17 +15,6 @@
 #include "schema.h"
 #include "summary.h"
 
-static char *self_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return strdup(dirname(buf));
-}
-
 static json_object *str_array(char *const *v, int n)
 {
 	json_object *a = json_object_new_array();
@@ -36,21 +23,6 @@ static json_object *str_array(char *const *v, int n)
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_string(v[i]));
 	return a;
-}
-
-static void warn_cpu(json_object *host, json_object *warnings)
-{
-	json_object *cpu = rio_json_get(host, "cpu");
-
-	if (json_object_get_boolean(rio_json_get(cpu, "emulated")))
-		rio_warn_add(
-			warnings, "emulated-cpu",
-			"the CPU is emulated (%s%s): every figure is 10-50x below hardware; compare only ratios measured in the same run",
-			rio_json_str(cpu, "model") ? rio_json_str(cpu, "model")
-						   : "unknown model",
-			json_object_get_boolean(rio_json_get(host, "lab"))
-				? ", rdmaio lab"
-				: "");
 }
 
 static json_object *fio_block(const struct rio_result_in *in)
@@ -75,6 +47,26 @@ static json_object *fio_block(const struct rio_result_in *in)
 	return f;
 }
 
+/* A remote host's own warnings count for the numbers measured there. */
+static void remote_warnings(json_object *remote, json_object *warnings)
+{
+	json_object *ws, *w;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(remote); i++) {
+		json_object *r = json_object_array_get_idx(remote, i);
+
+		ws = rio_json_get(rio_json_get(r, "env"), "warnings");
+		for (j = 0; j < rio_json_len(ws); j++) {
+			w = json_object_array_get_idx(ws, j);
+			rio_warn_add(warnings, rio_json_str(w, "code"),
+				     "remote host %s: %s",
+				     rio_json_str(r, "host"),
+				     rio_json_str(w, "message"));
+		}
+	}
+}
+
 int rio_result_build(const struct rio_result_in *in, json_object **out,
 		     int *flagged)
 {
@@ -87,7 +79,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	warnings = json_object_new_array();
 	host = rio_host_describe(in->root);
 	hostname = rio_json_str(host, "hostname");
-	sdir = self_dir();
+	sdir = rio_host_self_dir();
 	env = rio_envstatus_gather(in->root, sdir, warnings);
 	free(sdir);
 	json_object_object_add(env, "nfs_mounts_during_run",
@@ -99,12 +91,13 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 		json_object_put(env);
 		return -EINVAL;
 	}
-	warn_cpu(host, warnings);
-	if (in->nclients)
+	rio_host_warn_cpu(host, warnings);
+	if (in->nclients && !in->remote_hosts)
 		rio_warn_add(
 			warnings, "remote-environment",
-			"fio ran on %d remote host(s) through fio --client; their numbers are kept per host, but their RDMA devices, mounts and kernels are not recorded (fio's protocol cannot carry them): only this host's are",
+			"fio ran on %d remote host(s) through fio --client; their numbers are kept per host, but their RDMA devices, mounts and kernels are not recorded (fio's protocol cannot carry them): only this host's are; record them with --remote-env 'ssh %%h rdmaio env' (any command that prints `rdmaio env` of host %%h)",
 			in->nclients);
+	remote_warnings(in->remote_hosts, warnings);
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	output = in->fio_output;
@@ -121,6 +114,9 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	json_object_object_add(doc, "job_files",
 			       json_object_get(in->job_files));
 	json_object_object_add(doc, "fio", fio_block(in));
+	if (in->remote_hosts)
+		json_object_object_add(doc, "remote_hosts",
+				       json_object_get(in->remote_hosts));
 	json_object_object_add(doc, "results",
 			       rio_summary_results(output, hostname));
 	json_object_object_add(doc, "comparisons",

@@ -19,6 +19,7 @@ struct rio_result_in {
 	int nclients;
 	json_object *fio_output;
 	json_object *mounts_during_run; /* NULL when fio did not run here */
+	json_object *remote_hosts; /* rio_remote_gather's, NULL without one */
 	struct rio_link_opt link;
 	const char *root; /* prefix of /proc and /sys: "" outside tests */
 };

@@ -282,19 +282,39 @@ int rio_schema_validate(json_object *schema, json_object *doc, char *err,
 	return validate(&c, schema, doc);
 }
 
-int rio_schema_validate_result(json_object *doc, char *err, size_t errlen)
+/* Validates doc against the built-in schema's member at pointer ("": all). */
+static int validate_builtin(const char *pointer, json_object *doc, char *err,
+			    size_t errlen)
 {
 	const char *text = rio_schema_text();
-	json_object *schema;
+	json_object *schema, *target;
+	struct vctx c = { .err = err, .errlen = errlen };
 	int ret;
 
+	err[0] = '\0';
 	ret = rio_json_parse(text, strlen(text), "built-in schema",
 			     "result.schema.json", &schema);
 	if (ret) {
 		snprintf(err, errlen, "built-in schema does not parse");
 		return ret;
 	}
-	ret = rio_schema_validate(schema, doc, err, errlen);
+	if (json_pointer_get(schema, pointer, &target)) {
+		snprintf(err, errlen, "built-in schema has no %s", pointer);
+		ret = -EINVAL;
+	} else {
+		c.root = schema;
+		ret = validate(&c, target, doc);
+	}
 	json_object_put(schema);
 	return ret;
+}
+
+int rio_schema_validate_result(json_object *doc, char *err, size_t errlen)
+{
+	return validate_builtin("", doc, err, errlen);
+}
+
+int rio_schema_validate_env(json_object *doc, char *err, size_t errlen)
+{
+	return validate_builtin("/$defs/env", doc, err, errlen);
 }

@@ -21,4 +21,7 @@ int rio_schema_validate(json_object *schema, json_object *doc, char *err,
 /* Validates against the built-in result schema. */
 int rio_schema_validate_result(json_object *doc, char *err, size_t errlen);
 
+/* Validates an `rdmaio env` document (the schema's $defs/env). */
+int rio_schema_validate_env(json_object *doc, char *err, size_t errlen);
+
 #endif

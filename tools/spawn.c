@@ -206,23 +206,31 @@ static int read_all(int fd, char **out, unsigned timeout_s)
 int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
 		      int keep_stderr)
 {
-	int fds[2], devnull, ret, rret;
+	int devnull, ret;
+
+	if (keep_stderr)
+		return rio_spawn_capture_fd(argv, out, timeout_s, -1);
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0) {
+		*out = NULL;
+		return -errno;
+	}
+	ret = rio_spawn_capture_fd(argv, out, timeout_s, devnull);
+	close(devnull);
+	return ret;
+}
+
+int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
+			 int err_fd)
+{
+	int fds[2], ret, rret;
 	pid_t pid;
 
 	*out = NULL;
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
-	devnull = keep_stderr ? -1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (!keep_stderr && devnull < 0) {
-		ret = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return ret;
-	}
-	ret = start(argv, fds[1], devnull, &pid);
+	ret = start(argv, fds[1], err_fd, &pid);
 	close(fds[1]);
-	if (devnull >= 0)
-		close(devnull);
 	if (ret) {
 		close(fds[0]);
 		return ret;

@@ -24,4 +24,8 @@ int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
 int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
 		      int keep_stderr);
 
+/* The same with the child's stderr sent to err_fd (-1: inherit). */
+int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
+			 int err_fd);
+
 #endif

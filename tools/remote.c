@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "envdoc.h"
+#include "file.h"
+#include "log.h"
+#include "remote.h"
+#include "spawn.h"
+
+/* How much of a failed command's stderr an error shows. */
+#define TAIL_LINES 6
+#define TAIL_BYTES 800
+
+char *rio_remote_host_name(const char *client)
+{
+	static const char *const prefixes[] = { "ip:", "ip4:", "ip6:", NULL };
+	const char *h = client;
+	unsigned i;
+
+	if (!strncmp(h, "sock:", 5))
+		return strdup(h + 5);
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(h, prefixes[i], strlen(prefixes[i]))) {
+			h += strlen(prefixes[i]);
+			break;
+		}
+	return strndup(h, strcspn(h, ","));
+}
+
+void rio_remote_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* One word with %h and %% replaced. */
+static char *expand(const char *w, size_t n, const char *host)
+{
+	size_t i, len = 0, hl = strlen(host);
+	char *out, *o;
+
+	for (i = 0; i < n; i++)
+		len += (w[i] == '%' && i + 1 < n && w[i + 1] == 'h') ? hl : 1;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (i = 0, o = out; i < n; i++) {
+		if (w[i] == '%' && i + 1 < n && w[i + 1] == 'h') {
+			memcpy(o, host, hl);
+			o += hl;
+			i++;
+		} else if (w[i] == '%' && i + 1 < n && w[i + 1] == '%') {
+			*o++ = '%';
+			i++;
+		} else {
+			*o++ = w[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int rio_remote_argv_build(const char *cmd, const char *host, char ***argv)
+{
+	static const char blanks[] = " \t\n";
+	size_t n = 0, k = 0, len;
+	const char *p;
+	char **v;
+
+	*argv = NULL;
+	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
+		n++;
+		p += strcspn(p, blanks);
+	}
+	if (!n)
+		return -EINVAL;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
+		len = strcspn(p, blanks);
+		v[k] = expand(p, len, host);
+		if (!v[k++]) {
+			rio_remote_argv_free(v);
+			return -ENOMEM;
+		}
+		p += len;
+	}
+	*argv = v;
+	return 0;
+}
+
+static char *argv_join(char *const *argv)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && argv[i]; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Prints the last lines of text, each after prefix. */
+static void print_tail(const char *prefix, const char *text)
+{
+	size_t len = strlen(text);
+	const char *start = text + len, *eol;
+	int lines = 0;
+
+	while (len && text[len - 1] == '\n')
+		len--;
+	start = text + len;
+	while (start > text && lines < TAIL_LINES &&
+	       (size_t)(text + len - start) < TAIL_BYTES) {
+		start--;
+		if (start > text && start[-1] == '\n')
+			lines++;
+	}
+	while (start < text + len) {
+		eol = memchr(start, '\n', text + len - start);
+		if (!eol)
+			eol = text + len;
+		fprintf(stderr, "rdmaio: %s%.*s\n", prefix, (int)(eol - start),
+			start);
+		start = eol + 1;
+	}
+}
+
+static json_object *json_argv(char *const *argv)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; argv[i]; i++)
+		json_object_array_add(a, json_object_new_string(argv[i]));
+	return a;
+}
+
+/* Runs the command for one client; *doc gets its validated env document. */
+static int run_one(char *const *argv, const char *client, const char *shown,
+		   unsigned timeout_s, json_object **doc)
+{
+	char tmp[] = "/tmp/rdmaio-remote-env-XXXXXX", *out = NULL;
+	char *err = NULL, name[1024], prefix[512];
+	int fd, ret, st;
+
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "mkstemp", "%s", tmp);
+		return ret;
+	}
+	unlink(tmp);
+	st = rio_spawn_capture_fd(argv, &out, timeout_s, fd);
+	if (rio_file_read_fd(fd, &err, NULL))
+		err = NULL;
+	close(fd);
+	if (st == -ETIMEDOUT) {
+		RIO_ERR("--remote-env for client %s: '%s' did not finish within %u s: stopped it (check that it runs by hand, or raise --timeout)",
+			client, shown, timeout_s);
+		ret = st;
+	} else if (st < 0) {
+		RIO_ERR("--remote-env for client %s: cannot run '%s': %s (install %s or fix --remote-env)",
+			client, shown, strerror(-st), argv[0]);
+		ret = st;
+	} else if (st) {
+		RIO_ERR("--remote-env for client %s: '%s' exited with status %d%s (run it by hand: it must print `rdmaio env` of that host)",
+			client, shown, st,
+			err && *err ? "; the end of its stderr follows"
+				    : " and printed nothing on stderr");
+		ret = -EIO;
+	} else {
+		snprintf(name, sizeof(name), "from '%s' for client %s", shown,
+			 client);
+		ret = rio_envdoc_parse(out, strlen(out), name, doc);
+		if (ret)
+			RIO_ERR("--remote-env for client %s: '%s' exited 0 but did not print an `rdmaio env` document on its stdout (it must run `rdmaio env` on that host; nothing else may write to its stdout)",
+				client, shown);
+	}
+	snprintf(prefix, sizeof(prefix), "%s%s: ", ret ? "  stderr of " : "",
+		 shown);
+	if (err && *err)
+		print_tail(prefix, err);
+	free(err);
+	free(out);
+	return ret;
+}
+
+int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
+		      unsigned timeout_s, json_object **hosts)
+{
+	json_object *arr = json_object_new_array(), *e, *doc;
+	char **argv = NULL, *host = NULL, *shown = NULL;
+	int i, ret = 0;
+
+	for (i = 0; i < nclients && !ret; i++) {
+		host = rio_remote_host_name(clients[i]);
+		if (!host) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rio_remote_argv_build(cmd, host, &argv);
+		if (ret == -EINVAL)
+			RIO_ERR("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
+				cmd);
+		shown = ret ? NULL : argv_join(argv);
+		if (!ret && !shown)
+			ret = -ENOMEM;
+		if (!ret)
+			ret = run_one(argv, clients[i], shown, timeout_s, &doc);
+		if (!ret) {
+			e = json_object_new_object();
+			json_object_object_add(
+				e, "client",
+				json_object_new_string(clients[i]));
+			json_object_object_add(e, "host",
+					       json_object_new_string(host));
+			json_object_object_add(e, "command", json_argv(argv));
+			json_object_object_add(e, "env", doc);
+			json_object_array_add(arr, e);
+		}
+		rio_remote_argv_free(argv);
+		argv = NULL;
+		free(shown);
+		shown = NULL;
+		free(host);
+		host = NULL;
+	}
+	if (ret) {
+		json_object_put(arr);
+		return ret;
+	}
+	*hosts = arr;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_REMOTE_H
+#define RDMAIO_TOOLS_REMOTE_H
+
+#include <json-c/json.h>
+
+/*
+ * The host name fio gives a --client string (and so results[].host): without
+ * an "ip:", "ip4:", "ip6:" or "sock:" prefix and without ",PORT". Malloc'd.
+ */
+char *rio_remote_host_name(const char *client);
+
+/*
+ * Splits cmd on blanks into a NULL-terminated argv (no shell: no quotes, no
+ * expansions) in which every "%h" becomes host and "%%" becomes "%". Returns 0,
+ * or -EINVAL for a command with no word. Free with rio_remote_argv_free().
+ */
+int rio_remote_argv_build(const char *cmd, const char *host, char ***argv);
+void rio_remote_argv_free(char **argv);
+
+/*
+ * Runs cmd once per client (stdin /dev/null, at most timeout_s seconds each),
+ * expecting an `rdmaio env` document on its stdout, and returns the result's
+ * "remote_hosts" array: {client, host, command, env} per client. Stops at the
+ * first failure, printing the client, the command, its exit status and the
+ * end of its stderr, and returns a negative code.
+ */
+int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
+		      unsigned timeout_s, json_object **hosts);
+
+#endif
