@@ -46,8 +46,8 @@ static json_object *find_by(json_object *arr, const char *key, const char *val)
 }
 
 /* Fields of objects in two arrays matched by key, both ways. */
-static int diff_keyed(FILE *out, const char *what, json_object *a,
-		      json_object *b, const char *key,
+static int diff_keyed(FILE *out, const char *pre, const char *what,
+		      json_object *a, json_object *b, const char *key,
 		      const char *const *fields)
 {
 	json_object *ea, *eb;
@@ -62,8 +62,9 @@ static int diff_keyed(FILE *out, const char *what, json_object *a,
 			ea = json_object_array_get_idx(from, i);
 			eb = find_by(to, key, rio_json_str(ea, key));
 			if (!eb) {
-				fprintf(out, "- %s %s: only in the %s result\n",
-					what, rio_json_str(ea, key),
+				fprintf(out,
+					"- %s%s %s: only in the %s result\n",
+					pre, what, rio_json_str(ea, key),
 					pass ? "new" : "old");
 				n++;
 				continue;
@@ -71,8 +72,9 @@ static int diff_keyed(FILE *out, const char *what, json_object *a,
 			if (pass)
 				continue;
 			for (f = 0; fields[f]; f++) {
-				snprintf(label, sizeof(label), "%s %s %s", what,
-					 rio_json_str(ea, key), fields[f]);
+				snprintf(label, sizeof(label), "%s%s %s %s",
+					 pre, what, rio_json_str(ea, key),
+					 fields[f]);
 				n += diff_field(out, label,
 						rio_json_get(ea, fields[f]),
 						rio_json_get(eb, fields[f]));
@@ -82,7 +84,8 @@ static int diff_keyed(FILE *out, const char *what, json_object *a,
 	return n;
 }
 
-static int diff_ports(FILE *out, json_object *da, json_object *db)
+static int diff_ports(FILE *out, const char *pre, json_object *da,
+		      json_object *db)
 {
 	static const char *const pf[] = { "state",	"link_layer",
 					  "active_mtu", "rate_gbps",
@@ -96,7 +99,7 @@ static int diff_ports(FILE *out, json_object *da, json_object *db)
 	for (i = 0; i < rio_json_len(pa) && i < rio_json_len(pb); i++)
 		for (f = 0; pf[f]; f++) {
 			snprintf(label, sizeof(label),
-				 "RDMA device %s port %zu %s",
+				 "%sRDMA device %s port %zu %s", pre,
 				 rio_json_str(da, "name"), i + 1, pf[f]);
 			n += diff_field(
 				out, label,
@@ -108,15 +111,20 @@ static int diff_ports(FILE *out, json_object *da, json_object *db)
 	return n;
 }
 
-static int diff_env(json_object *a, json_object *b, FILE *out)
+static const char *const mount_fields[] = { "source",	"proto", "port",
+					    "vers",	"rsize", "wsize",
+					    "nconnect", NULL };
+
+/*
+ * Versions, host, devices and mounts of two documents that both have
+ * "versions", "host" and "environment" (results, or rdmaio env documents);
+ * every label starts with pre.
+ */
+static int diff_host(json_object *a, json_object *b, const char *pre, FILE *out)
 {
 	static const char *const ver[] = { "rdmaio", "fio", "kernel",
 					   "rdma_core", NULL };
 	static const char *const dev[] = { "driver", "transport", NULL };
-	static const char *const mnt[] = { "source",   "proto", "port",
-					   "vers",     "rsize", "wsize",
-					   "nconnect", NULL };
-	static const char *const job[] = { "sha256", NULL };
 	static const char *const cpu[] = { "model", "count", "emulated", NULL };
 	json_object *sa =
 		rio_json_get(rio_json_get(a, "environment"), "status");
@@ -124,22 +132,23 @@ static int diff_env(json_object *a, json_object *b, FILE *out)
 		rio_json_get(rio_json_get(b, "environment"), "status");
 	json_object *da = rio_json_get(sa, "rdma_devices");
 	json_object *db = rio_json_get(sb, "rdma_devices"), *d2;
-	char label[128];
+	char label[512];
 	size_t i;
 	int n = 0;
 
 	for (i = 0; ver[i]; i++) {
-		snprintf(label, sizeof(label), "%s version", ver[i]);
+		snprintf(label, sizeof(label), "%s%s version", pre, ver[i]);
 		n += diff_field(
 			out, label,
 			rio_json_get(rio_json_get(a, "versions"), ver[i]),
 			rio_json_get(rio_json_get(b, "versions"), ver[i]));
 	}
-	n += diff_field(out, "hostname",
+	snprintf(label, sizeof(label), "%shostname", pre);
+	n += diff_field(out, label,
 			rio_json_get(rio_json_get(a, "host"), "hostname"),
 			rio_json_get(rio_json_get(b, "host"), "hostname"));
 	for (i = 0; cpu[i]; i++) {
-		snprintf(label, sizeof(label), "CPU %s", cpu[i]);
+		snprintf(label, sizeof(label), "%sCPU %s", pre, cpu[i]);
 		n += diff_field(
 			out, label,
 			rio_json_get(rio_json_get(rio_json_get(a, "host"),
@@ -149,31 +158,75 @@ static int diff_env(json_object *a, json_object *b, FILE *out)
 						  "cpu"),
 				     cpu[i]));
 	}
-	n += diff_field(out, "environment source",
+	snprintf(label, sizeof(label), "%senvironment source", pre);
+	n += diff_field(out, label,
 			rio_json_get(rio_json_get(a, "environment"), "source"),
 			rio_json_get(rio_json_get(b, "environment"), "source"));
-	n += diff_keyed(out, "RDMA device", da, db, "name", dev);
+	n += diff_keyed(out, pre, "RDMA device", da, db, "name", dev);
 	for (i = 0; i < rio_json_len(da); i++) {
 		d2 = find_by(db, "name",
 			     rio_json_str(json_object_array_get_idx(da, i),
 					  "name"));
 		if (d2)
-			n += diff_ports(out, json_object_array_get_idx(da, i),
-					d2);
+			n += diff_ports(out, pre,
+					json_object_array_get_idx(da, i), d2);
 	}
-	n += diff_keyed(out, "NFS mount", rio_json_get(sa, "nfs_mounts"),
-			rio_json_get(sb, "nfs_mounts"), "mountpoint", mnt);
-	n += diff_keyed(out, "NFS mount during the run",
+	n += diff_keyed(out, pre, "NFS mount", rio_json_get(sa, "nfs_mounts"),
+			rio_json_get(sb, "nfs_mounts"), "mountpoint",
+			mount_fields);
+	return n;
+}
+
+/* --client hosts' environments, matched by host name (ports may change). */
+static int diff_remote(json_object *a, json_object *b, FILE *out)
+{
+	json_object *ra = rio_json_get(a, "remote_hosts"),
+		    *rb = rio_json_get(b, "remote_hosts"), *ea, *eb;
+	char pre[512];
+	size_t i;
+	int n = 0;
+
+	/* Nothing to compare when neither or only one side recorded them. */
+	if (!ra || !rb) {
+		if (!ra != !rb) {
+			fprintf(out,
+				"- remote hosts' environments: recorded only in the %s result (--remote-env)\n",
+				ra ? "old" : "new");
+			n++;
+		}
+		return n;
+	}
+	for (i = 0; i < rio_json_len(ra); i++) {
+		ea = json_object_array_get_idx(ra, i);
+		eb = find_by(rb, "host", rio_json_str(ea, "host"));
+		if (!eb)
+			continue; /* "fio clients" names the change */
+		snprintf(pre, sizeof(pre),
+			 "remote host %s: ", rio_json_str(ea, "host"));
+		n += diff_host(rio_json_get(ea, "env"), rio_json_get(eb, "env"),
+			       pre, out);
+	}
+	return n;
+}
+
+static int diff_env(json_object *a, json_object *b, FILE *out)
+{
+	static const char *const job[] = { "sha256", NULL };
+	int n = 0;
+
+	n += diff_host(a, b, "", out);
+	n += diff_keyed(out, "", "NFS mount during the run",
 			rio_json_get(rio_json_get(a, "environment"),
 				     "nfs_mounts_during_run"),
 			rio_json_get(rio_json_get(b, "environment"),
 				     "nfs_mounts_during_run"),
-			"mountpoint", mnt);
-	n += diff_keyed(out, "job file", rio_json_get(a, "job_files"),
+			"mountpoint", mount_fields);
+	n += diff_keyed(out, "", "job file", rio_json_get(a, "job_files"),
 			rio_json_get(b, "job_files"), "path", job);
 	n += diff_field(out, "fio clients",
 			rio_json_get(rio_json_get(a, "fio"), "clients"),
 			rio_json_get(rio_json_get(b, "fio"), "clients"));
+	n += diff_remote(a, b, out);
 	return n;
 }
 

@@ -123,28 +123,28 @@ static void jobs_table(json_object *doc, FILE *out)
 	fprintf(out, "\n");
 }
 
-static void setup_devices(json_object *doc, FILE *out)
+/* One line per RDMA port of env ("environment"), each after pre. */
+static void setup_devices(json_object *env, const char *pre, FILE *out)
 {
-	json_object *st =
-		rio_json_get(rio_json_get(doc, "environment"), "status");
+	json_object *st = rio_json_get(env, "status");
 	json_object *devs = rio_json_get(st, "rdma_devices"), *d, *p;
 	size_t i, j;
 
 	if (!rio_json_len(devs))
 		fprintf(out,
-			"- RDMA devices: none found (environment from %s)\n",
-			rio_json_str(rio_json_get(doc, "environment"),
-				     "source"));
+			"%s- RDMA devices: none found (environment from %s)\n",
+			pre, rio_json_str(env, "source"));
 	for (i = 0; i < rio_json_len(devs); i++) {
 		d = json_object_array_get_idx(devs, i);
 		for (j = 0; j < rio_json_len(rio_json_get(d, "ports")); j++) {
 			p = json_object_array_get_idx(rio_json_get(d, "ports"),
 						      j);
 			fprintf(out,
-				"- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
-				rio_json_str(d, "name"),
+				"%s- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
+				pre, rio_json_str(d, "name"),
 				rio_json_str(d, "driver") ?: "no driver",
-				rio_json_str(d, "transport"),
+				rio_json_str(d, "transport")
+					?: "transport unknown",
 				(int)rio_json_num(p, "port", 0),
 				rio_json_str(p, "state") ?: "?",
 				rio_json_str(p, "link_layer") ?: "?",
@@ -189,6 +189,48 @@ static int has_warning(json_object *doc, const char *code)
 	return 0;
 }
 
+/* The host line: name, kernel and CPU; then its versions. */
+static void setup_host(const char *what, json_object *host, json_object *ver,
+		       FILE *out)
+{
+	json_object *cpu = rio_json_get(host, "cpu");
+
+	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what,
+		rio_json_str(host, "hostname"), rio_json_str(ver, "kernel"),
+		(int)rio_json_num(cpu, "count", 0),
+		rio_json_str(cpu, "model") ?: "unknown CPU",
+		json_object_get_boolean(rio_json_get(cpu, "emulated"))
+			? " (emulated)"
+			: "");
+}
+
+/* Each --client host's environment, as --remote-env recorded it. */
+static void setup_remote(json_object *doc, FILE *out)
+{
+	json_object *rs = rio_json_get(doc, "remote_hosts"), *r, *env, *ver;
+	char what[512];
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		r = json_object_array_get_idx(rs, i);
+		env = rio_json_get(r, "env");
+		ver = rio_json_get(env, "versions");
+		snprintf(what, sizeof(what),
+			 "remote host %s (fio --client %s) is",
+			 rio_json_str(r, "host"), rio_json_str(r, "client"));
+		setup_host(what, rio_json_get(env, "host"), ver, out);
+		fprintf(out, "  - rdmaio %s, %s, rdma-core %s\n",
+			rio_json_str(ver, "rdmaio"),
+			rio_json_str(ver, "fio") ?: "fio ?",
+			rio_json_str(ver, "rdma_core") ?: "not installed");
+		setup_devices(rio_json_get(env, "environment"), "  ", out);
+	}
+	if (rio_json_len(rio_json_get(rio_json_get(doc, "fio"), "clients")) &&
+	    !rs)
+		fprintf(out,
+			"- remote hosts' environments: not recorded (run with --remote-env)\n");
+}
+
 /* What the numbers were measured on, and how to read them, first. */
 static void setup(json_object *doc, FILE *out)
 {
@@ -197,23 +239,19 @@ static void setup(json_object *doc, FILE *out)
 	json_object *cpu = rio_json_get(host, "cpu");
 
 	fprintf(out, "## Setup\n\n");
-	fprintf(out, "- host %s: kernel %s, %d x %s%s\n",
-		rio_json_str(host, "hostname"), rio_json_str(ver, "kernel"),
-		(int)rio_json_num(cpu, "count", 0),
-		rio_json_str(cpu, "model") ?: "unknown CPU",
-		json_object_get_boolean(rio_json_get(cpu, "emulated"))
-			? " (emulated)"
-			: "");
+	setup_host("host", host, ver, out);
 	fprintf(out, "- rdmaio %s, %s, rdma-core %s\n",
 		rio_json_str(ver, "rdmaio"),
 		rio_json_str(ver, "fio") ?: "fio ?",
 		rio_json_str(ver, "rdma_core") ?: "not installed");
-	setup_devices(doc, out);
+	setup_devices(rio_json_get(doc, "environment"), "", out);
 	setup_mounts(doc, out);
+	setup_remote(doc, out);
 	if (has_warning(doc, "software-rdma"))
 		fprintf(out,
 			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
-	if (json_object_get_boolean(rio_json_get(cpu, "emulated")))
+	if (json_object_get_boolean(rio_json_get(cpu, "emulated")) ||
+	    has_warning(doc, "emulated-cpu"))
 		fprintf(out,
 			"\n**The CPU is emulated: every figure is far below hardware; compare ratios only.**\n");
 	fprintf(out, "\n");
