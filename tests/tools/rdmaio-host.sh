@@ -125,6 +125,52 @@ check "--client runs the jobs through fio --server and keeps the host" \
 	bash -c "'$rdmaio' run --client localhost,$port -o client.json pair.fio >/dev/null &&
 		python3 '$helper' validate '$schema' client.json &&
 		python3 '$helper' client client.json localhost"
+
+# --remote-env: each --client host's `rdmaio env`, recorded before fio runs.
+# On loopback the remote host is this one; env(1) shows %h became the host.
+"$rdmaio" env >env.json 2>env.err
+check "rdmaio env prints a document that validates with python3-jsonschema" \
+	python3 "$helper" validate-env "$schema" env.json
+check "rdmaio env -o writes the same kind of document" \
+	bash -c "'$rdmaio' env -o env2.json && python3 '$helper' validate-env '$schema' env2.json"
+check_fails "rdmaio env takes no file argument" 2 "env: takes no file argument" \
+	"$rdmaio" env extra.json
+check "--remote-env records the client host's environment" \
+	bash -c "'$rdmaio' run --client localhost,$port --remote-env 'env RDMAIO_REMOTE=%h $rdmaio env' \
+		-o remote.json pair.fio >/dev/null &&
+		python3 '$helper' validate '$schema' remote.json + \
+		remote remote.json localhost,$port localhost env RDMAIO_REMOTE=localhost '$rdmaio' env"
+"$rdmaio" report remote.json >remote.md 2>&1
+check "report shows the remote host's environment" \
+	grep -Eq "^- remote host localhost \(fio --client localhost,$port\) is $(hostname): kernel $(uname -r)" remote.md
+python3 "$helper" change-remote-env remote.json remote-changed.json
+check "compare names a remote host's environment change" \
+	bash -c "'$rdmaio' compare remote.json remote-changed.json |
+		grep -q '^- remote host localhost: kernel version: $(uname -r) -> 9.9.9-changed'"
+check_fails "--remote-env failing: host, command, exit status and stderr named" 1 \
+	"for client localhost,$port: 'ls /nonexistent-localhost' exited with status 2" \
+	"$rdmaio" run --client localhost,$port --remote-env 'ls /nonexistent-%h' -o bad.json pair.fio
+check_fails "... with the end of its stderr" 1 \
+	"stderr of ls /nonexistent-localhost: .*No such file or directory" \
+	"$rdmaio" run --client localhost,$port --remote-env 'ls /nonexistent-%h' -o bad.json pair.fio
+check_fails "--remote-env printing garbage: where its JSON breaks" 1 \
+	"from 'echo garbage' for client localhost,$port: not valid JSON at byte 0" \
+	"$rdmaio" run --client localhost,$port --remote-env 'echo garbage' -o bad.json pair.fio
+check_fails "--remote-env printing another document: its schema named" 1 \
+	'"schema" is "rdmaio-status/1", not "rdmaio-env/1"' \
+	"$rdmaio" run --client localhost,$port --remote-env 'echo {"schema":"rdmaio-status/1"}' -o bad.json pair.fio
+check_fails "--remote-env that cannot start" 1 \
+	"cannot run '/nonexistent/rdmaio env': No such file" \
+	"$rdmaio" run --client localhost,$port --remote-env '/nonexistent/rdmaio env' -o bad.json pair.fio
+check_fails "--remote-env without --client" 2 "give --client HOST" \
+	"$rdmaio" run --remote-env "$rdmaio env" -o bad.json pair.fio
+printf '[w]\nioengine=psync\nfilename=%s/early-data\nsize=1m\nrw=write\n' "$tmp" >early.fio
+check_fails "a failing --remote-env stops rdmaio before fio runs" 1 "exited with status 1" \
+	"$rdmaio" run --client localhost,$port --remote-env false -o bad.json early.fio
+check "... so the job never wrote its file" test ! -e "$tmp/early-data"
+check "... while the same job with a good --remote-env does" \
+	bash -c "'$rdmaio' run --client localhost,$port --remote-env '$rdmaio env' -o early.json early.fio >/dev/null &&
+		test -s '$tmp/early-data'"
 kill "$server_pid" 2>/dev/null
 wait "$server_pid" 2>/dev/null
 server_pid=

@@ -7,6 +7,7 @@ It reads results with Python's json and jsonschema, not with rdmaio's code.
 import copy
 import hashlib
 import json
+import os
 import re
 import sys
 
@@ -43,6 +44,50 @@ def validate(schema, *docs):
     jsonschema.Draft202012Validator.check_schema(s)
     for d in docs:
         jsonschema.Draft202012Validator(s).validate(load(d))
+
+
+def validate_env(schema, *docs):
+    """Validates `rdmaio env` documents against the schema's $defs/env."""
+    import jsonschema  # pylint: disable=import-outside-toplevel
+
+    s = load(schema)
+    jsonschema.Draft202012Validator.check_schema(s)
+    sub = {"$schema": s["$schema"], "$defs": s["$defs"], "$ref": "#/$defs/env"}
+    for d in docs:
+        doc = load(d)
+        jsonschema.Draft202012Validator(sub).validate(doc)
+        if doc["schema"] != "rdmaio-env/1":
+            fail("%s: schema %r" % (d, doc["schema"]))
+
+
+def remote(path, client_arg, host, *command):
+    """One --remote-env entry for client_arg, run as command, holding this
+    host's own environment (the tests run it on loopback)."""
+    import socket  # pylint: disable=import-outside-toplevel
+
+    doc = load(path)
+    same_numbers(doc)
+    rs = doc.get("remote_hosts")
+    if not rs or len(rs) != 1:
+        fail("remote_hosts %r" % rs)
+    r = rs[0]
+    if r["client"] != client_arg or r["host"] != host or r["command"] != list(command):
+        fail("remote host entry %r" % {k: r[k] for k in ("client", "host", "command")})
+    env = r["env"]
+    if env["host"]["hostname"] != socket.gethostname():
+        fail("remote hostname %r" % env["host"]["hostname"])
+    if env["versions"]["kernel"] != os.uname().release:
+        fail("remote kernel %r" % env["versions"]["kernel"])
+    if env["versions"]["fio"] != doc["fio"]["output"]["fio version"]:
+        fail("remote fio %r" % env["versions"]["fio"])
+    if any(w["code"] == "remote-environment" for w in doc["warnings"]):
+        fail("remote-environment warning despite --remote-env")
+
+
+def change_remote_env(src, dst):
+    doc = load(src)
+    doc["remote_hosts"][0]["env"]["versions"]["kernel"] = "9.9.9-changed"
+    save(doc, dst)
 
 
 def pct(entry, d, p):
@@ -241,14 +286,18 @@ def client(path, host):
         fail("hosts %r" % [r["host"] for r in doc["results"]])
     if not any(a.startswith("--client=" + host) for a in doc["fio"]["argv"]):
         fail("argv %r" % doc["fio"]["argv"])
-    if not any(w["code"] == "remote-environment" for w in doc["warnings"]):
-        fail("no remote-environment warning")
+    ws = [w for w in doc["warnings"] if w["code"] == "remote-environment"]
+    if not ws or "--remote-env" not in ws[0]["message"]:
+        fail("no remote-environment warning naming --remote-env: %r" % ws)
+    if "remote_hosts" in doc:
+        fail("remote_hosts without --remote-env")
 
 
 COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
             "same-but-measured": same_but_measured, "untouched": untouched,
             "set-read-bw": set_read_bw, "flagged": flagged, "table": table,
-            "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client}
+            "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
+            "validate-env": validate_env, "remote": remote, "change-remote-env": change_remote_env}
 
 if __name__ == "__main__":
     # Several checks in one start ("CMD ARGS + CMD ARGS"): python starts

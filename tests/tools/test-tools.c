@@ -2,8 +2,10 @@
 /*
  * Unit tests of rdmaio's pieces that need no fio run: link ceilings, the
  * schema validator, the sysfs/mount-table fallback (on a temporary root),
- * CPU detection, job pairing and percentile merging.
+ * CPU detection, job pairing, percentile merging, the `rdmaio env` document
+ * and --remote-env's command line.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,10 +20,12 @@
 #include <cmocka.h>
 
 #include "../../tools/check.h"
+#include "../../tools/envdoc.h"
 #include "../../tools/envstatus.h"
 #include "../../tools/host.h"
 #include "../../tools/jutil.h"
 #include "../../tools/mountwatch.h"
+#include "../../tools/remote.h"
 #include "../../tools/schema.h"
 #include "../../tools/summary.h"
 
@@ -342,6 +346,148 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	json_object_put(out);
 }
 
+static void remote__host_name_is_fios(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "node1", "node1" },
+		{ "localhost,8765", "localhost" },
+		{ "ip:198.18.0.1,8765", "198.18.0.1" },
+		{ "ip4:198.18.0.1", "198.18.0.1" },
+		{ "ip6:fd18::1,8765", "fd18::1" },
+		{ "sock:/run/fio.sock", "/run/fio.sock" },
+	};
+	char *h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		h = rio_remote_host_name(cases[i][0]);
+		assert_string_equal(h, cases[i][1]);
+		free(h);
+	}
+}
+
+static void remote__argv_splits_on_blanks_and_puts_the_host(void **state)
+{
+	static const char *const want[] = {
+		"ssh",	"node1", "/opt/bin/rdmaio", "env", "--x=node1:%h",
+		"100%", NULL
+	};
+	char **argv;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(
+		rio_remote_argv_build(
+			"  ssh\t%h  /opt/bin/rdmaio env --x=%h:%%h 100% \n",
+			"node1", &argv),
+		0);
+	for (i = 0; want[i]; i++) {
+		assert_non_null(argv[i]);
+		assert_string_equal(argv[i], want[i]);
+	}
+	assert_null(argv[i]);
+	rio_remote_argv_free(argv);
+	/* No shell: quotes and $ stay as they are. */
+	assert_int_equal(rio_remote_argv_build("echo '$HOME'", "h", &argv), 0);
+	assert_string_equal(argv[1], "'$HOME'");
+	assert_null(argv[2]);
+	rio_remote_argv_free(argv);
+	assert_int_equal(rio_remote_argv_build(" \t ", "h", &argv), -EINVAL);
+	assert_null(argv);
+}
+
+static void envdoc__describes_this_host_and_validates(void **state)
+{
+	char root[] = "/tmp/rdmaio-unit-XXXXXX", cmd[256];
+	const char *path = getenv("PATH"), *text;
+	char *saved = strdup(path ? path : "/usr/bin:/bin");
+	json_object *doc, *back, *devs, *ws;
+	size_t i;
+	int sw = 0, emu = 0;
+
+	(void)state;
+	unsetenv("RDMAIO_LAB");
+	assert_non_null(mkdtemp(root));
+	put_file(root, "proc/cpuinfo",
+		 "processor\t: 0\nmodel name\t: QEMU Virtual CPU version 2.5+\n"
+		 "flags\t\t: fpu hypervisor\n");
+	put_file(root, "sys/class/infiniband/rxe0/parent", "eth0\n");
+	put_file(root, "sys/class/infiniband/rxe0/ports/1/state",
+		 "4: ACTIVE\n");
+	put_file(root, "proc/self/mounts", "proc /proc proc rw 0 0\n");
+	/* No nfsrdma on PATH: the sysfs fallback reads the test root. */
+	setenv("PATH", "/nonexistent", 1);
+	doc = rio_envdoc_describe("/nonexistent/fio", root);
+	setenv("PATH", saved, 1);
+	free(saved);
+	assert_string_equal(rio_json_str(doc, "schema"), "rdmaio-env/1");
+	assert_string_equal(rio_json_str(rio_json_get(doc, "environment"),
+					 "source"),
+			    "sysfs");
+	devs = rio_json_get(rio_json_get(rio_json_get(doc, "environment"),
+					 "status"),
+			    "rdma_devices");
+	assert_int_equal(rio_json_len(devs), 1);
+	assert_string_equal(rio_json_str(json_object_array_get_idx(devs, 0),
+					 "name"),
+			    "rxe0");
+	assert_null(rio_json_get(rio_json_get(doc, "versions"), "fio"));
+	ws = rio_json_get(doc, "warnings");
+	for (i = 0; i < rio_json_len(ws); i++) {
+		const char *c =
+			rio_json_str(json_object_array_get_idx(ws, i), "code");
+
+		sw += !strcmp(c, "software-rdma");
+		emu += !strcmp(c, "emulated-cpu");
+	}
+	assert_int_equal(sw, 1);
+	assert_int_equal(emu, 1);
+	text = json_object_to_json_string(doc);
+	assert_int_equal(rio_envdoc_parse(text, strlen(text), "unit", &back),
+			 0);
+	assert_true(json_object_equal(doc, back));
+	json_object_put(back);
+	json_object_put(doc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void envdoc__parse_rejects_other_documents(void **state)
+{
+	static const char *const bad[] = {
+		"garbage",
+		"{\"schema\": \"rdmaio-env/1\"",
+		"{\"schema\": \"rdmaio-result/1\"}",
+		"{\"created\": \"2026-01-01T00:00:00Z\"}",
+		"{\"schema\": \"rdmaio-env/1\"}",
+		"[1]",
+	};
+	json_object *doc, *good;
+	const char *text;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(rio_envdoc_parse(bad[i], strlen(bad[i]),
+						  "unit", &doc),
+				 -EINVAL);
+		assert_null(doc);
+	}
+	/* A valid document with one member too many is refused (strict). */
+	good = rio_envdoc_describe("/nonexistent/fio", "");
+	assert_int_equal(rio_schema_validate_env(good, err, sizeof(err)), 0);
+	json_object_object_add(good, "extra", json_object_new_int(1));
+	text = json_object_to_json_string(good);
+	assert_int_equal(rio_envdoc_parse(text, strlen(text), "unit", &doc),
+			 -EINVAL);
+	assert_int_not_equal(rio_schema_validate_env(good, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "\"extra\""));
+	json_object_put(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +503,11 @@ int main(void)
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),
+		cmocka_unit_test(remote__host_name_is_fios),
+		cmocka_unit_test(
+			remote__argv_splits_on_blanks_and_puts_the_host),
+		cmocka_unit_test(envdoc__describes_this_host_and_validates),
+		cmocka_unit_test(envdoc__parse_rejects_other_documents),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
