@@ -63,7 +63,9 @@ unsigned int rio_opts_need(const struct rio_opts *o, const struct rio_job *j)
 	return need;
 }
 
-/* A target grants only the remote access its verb needs. */
+/* A target grants only the remote access its verb needs; an atomic
+ * target's words can also be read, so a client can check what the atomics
+ * left there (a counter's value). */
 unsigned int rio_opts_allowed(const struct rio_opts *o)
 {
 	switch (o->verb) {
@@ -79,7 +81,7 @@ unsigned int rio_opts_allowed(const struct rio_opts *o)
 		return RIO_NEED_IMM;
 	case RIO_VERB_FETCH_ADD:
 	case RIO_VERB_CMP_SWAP:
-		return RIO_NEED_ATOMIC;
+		return RIO_NEED_ATOMIC | RIO_NEED_READ;
 	}
 	return 0;
 }

@@ -172,6 +172,8 @@ const char *rio_need_str(unsigned int need)
 		[RIO_NEED_SEND] = "SEND",
 		[RIO_NEED_IMM] = "RDMA WRITE with immediate",
 		[RIO_NEED_ATOMIC] = "8-byte atomics",
+		[RIO_NEED_ATOMIC | RIO_NEED_READ] =
+			"8-byte atomics and RDMA READ",
 	};
 
 	if (need < sizeof(str) / sizeof(str[0]) && str[need])

@@ -195,6 +195,13 @@ static void check__refusal_names_cause_and_fix(void **state)
 	assert_true(log_capture_has("RDMA WRITE and READ"));
 	assert_true(log_capture_has("verb=auto"));
 
+	/* An atomic target also serves READ, to read the words back. */
+	r.allowed = RIO_NEED_ATOMIC | RIO_NEED_READ;
+	log_capture_reset();
+	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -ECONNREFUSED);
+	assert_true(
+		log_capture_has("serves only 8-byte atomics and RDMA READ"));
+
 	r.status = 999;
 	log_capture_reset();
 	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -ECONNREFUSED);
