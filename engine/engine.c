@@ -241,6 +241,14 @@ static int rio_post_init(struct thread_data *td)
 	struct rio_job j;
 	int ret;
 
+	/* fio 3.33 goes on when it cannot allocate the I/O buffers
+	 * (init_io_u ignores init_io_u_buffers' result): iomem=shmhuge or
+	 * mmaphuge without free huge pages reaches here with none. */
+	if (!td->orig_buffer) {
+		rio_err("%s job: fio could not allocate its I/O buffers (fio's message above names why); with iomem=shmhuge or mmaphuge, reserve huge pages first: echo N > /proc/sys/vm/nr_hugepages",
+			e->target ? "target" : "client");
+		return rio_fail(td, -ENOMEM, "rdmaio post_init");
+	}
 	if (e->target) {
 		ret = rio_target_post_init(e->target);
 		return ret ? rio_fail(td, ret, "rdmaio post_init") : 0;

@@ -114,10 +114,34 @@ static int rio_target_sleep(struct rio_target *t)
 	return ret < 0 ? ret : 0;
 }
 
+/* fio's exitall_on_error ends the other jobs only when a job fails after
+ * its I/O began: one that fails in init or post_init, like a client whose
+ * options are refused or that finds no target, skips it (fio 3.33,
+ * thread_main's "goto err"), and its target would wait for it until its
+ * runtime ends. Look for such a job the way fio_terminate_threads would
+ * have picked this one. fio's job table is shared memory: reads only. */
+static const struct thread_data *rio_target_peer_failed(struct rio_target *t)
+{
+	const struct thread_data *td = t->td, *other;
+	int i;
+
+	for_each_td(other, i)
+	{
+		if (other == td || !other->error || !other->o.exitall_error ||
+		    other->runstate < TD_EXITED)
+			continue;
+		if (other->o.exit_what != TERMINATE_GROUP ||
+		    other->groupid == td->groupid)
+			return other;
+	}
+	return NULL;
+}
+
 int rio_target_getevents(struct rio_target *t, unsigned int min,
 			 unsigned int max, const struct timespec *ts)
 {
 	struct thread_data *td = t->td;
+	const struct thread_data *peer;
 	struct timespec start;
 	unsigned int spins = 0;
 	int ret;
@@ -158,6 +182,11 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 				return -EIO;
 			t->finished = true;
 			break;
+		}
+		if (!td->terminate && (peer = rio_target_peer_failed(t))) {
+			rio_err("target job: ending early: job '%s' failed and has exitall_on_error set; its message above names the cause",
+				peer->o.name);
+			fio_mark_td_terminate(td);
 		}
 		if (td->terminate)
 			break;
