@@ -3,7 +3,8 @@
 # librdmaio moves real bytes: each verb, sequential and random, iodepth 1 and
 # 32, checked by fio verify; data written by one fio process is read back and
 # verified by another over a new connection; send/write_imm byte and
-# completion counts agree on both sides; numjobs, qps and IPv6.
+# completion counts agree on both sides; numjobs, qps and IPv6; the atomics'
+# results read back from the target's memory; I/O buffers in huge pages.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -82,6 +83,138 @@ fresh() {
 }
 check_fails "verify_only of an unwritten region fails" nonzero \
 	"verify|bad magic|crc32c" fresh
+
+# The atomics are real, checked in the target's memory: the region is
+# read back over RDMA READ (an atomic target also serves READ for this) by
+# later client jobs, each its own process and connection, with fio's
+# verify=pattern of the expected little-endian 8-byte word. On a fresh
+# 16 KiB region: fetch_add over the first half, sequential, 3 loops: every
+# word there is 3 (a plain write would leave fio's data, a single pass 1).
+# cmp_swap over the whole region, twice: the second half's words were 0 and
+# are swapped to 1; the first half's are 3, unequal to the compare value 0,
+# and stay 3 (an unconditional write would make them 1: the last reader
+# expects 1 there and must fail). The values an atomic returns land in the
+# client's I/O buffer, but fio checks data only on reads, and an atomic is
+# a write I/O: it never looks at them. So a second cmp_swap pass over words
+# holding 1 (old value 1, no swap) leaves memory as a swap would; what it
+# shows is that the pass completes and changes nothing, and the no-swap
+# rule itself is proven on the words holding 3.
+atomics() {
+	local p=7530 E=(--ioengine=external:"$SO")
+	local C=(--hostname="$IP" --port=$p --connect_timeout=60)
+	local R=(--verb=read --rw=read --bs=4k --size=8k --verify=pattern)
+	timeout 240 fio --output-format=json --output="$tmp/atomics.json" \
+		--name=t-atomics "${E[@]}" --listen --port=$p --verb=fetch_add \
+		--size=16k --clients=6 \
+		--name=add3 "${E[@]}" "${C[@]}" --verb=fetch_add --rw=write \
+		--bs=8 --size=8k --loops=3 --iodepth=16 \
+		--name=swap1 --wait_for=add3 "${E[@]}" "${C[@]}" --verb=cmp_swap \
+		--rw=write --bs=8 --size=16k --iodepth=16 \
+		--name=swap2 --wait_for=swap1 "${E[@]}" "${C[@]}" --verb=cmp_swap \
+		--rw=write --bs=8 --size=16k --iodepth=16 \
+		--name=read3 --wait_for=swap2 "${E[@]}" "${C[@]}" "${R[@]}" \
+		--verify_pattern=0x0300000000000000 \
+		--name=read1 --wait_for=read3 "${E[@]}" "${C[@]}" "${R[@]}" \
+		--offset=8k --verify_pattern=0x0100000000000000 \
+		--name=read-swapped --wait_for=read1 "${E[@]}" "${C[@]}" "${R[@]}" \
+		--verify_pattern=0x0100000000000000
+	# read-swapped fails by design: fio exits 1; the JSON says which.
+	python3 - "$tmp/atomics.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+jobs = {j["jobname"]: j for j in json.loads(text[text.index("{"):])["jobs"]}
+want = {  # job: (error, bytes read, bytes written)
+    "t-atomics": (0, None, None),
+    "add3": (0, 0, 3 * 8192),
+    "swap1": (0, 0, 16384),
+    "swap2": (0, 0, 16384),
+    "read3": (0, 8192, 0),
+    "read1": (0, 8192, 0),
+    "read-swapped": (84, None, 0),  # EILSEQ: fio's verify failure
+}
+bad = 0
+for name, (err, rd, wr) in want.items():
+    j = jobs.get(name)
+    got = (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]) if j else None
+    ok = got is not None and got[0] == err and rd in (None, got[1]) and wr in (None, got[2])
+    print("%s %s: error, read, written = %s (want %s)" % ("ok" if ok else "BAD", name, got, (err, rd, wr)))
+    bad |= not ok
+sys.exit(bad)
+PY
+}
+check "atomics: fetch_add x3 reads back 3, cmp_swap swaps 0 to 1 and leaves 3" atomics
+
+# Huge pages through fio's own iomem=: fio allocates each job's I/O buffers
+# in huge pages and librdmaio registers that area once (a client's MR, a
+# send target's receive buffers in post_init). fio has no fallback: a job
+# whose huge pages cannot be had fails (engine-errors.sh), so jobs that
+# pass ran on them. Both kinds: shmhuge (SysV SHM_HUGETLB) on a verified
+# RDMA WRITE/READ pair, mmaphuge on a SEND pair, the target's buffers in a
+# file on a hugetlbfs mount, the client's anonymous (MAP_HUGETLB). While
+# fio runs, the huge pages neither used nor promised (HugePages_Free minus
+# HugePages_Rsvd) must drop by at least one per job.
+hugepages() {
+	local p=7540 E=(--ioengine=external:"$SO") rc low
+	local C=(--hostname="$IP" --connect_timeout=60)
+	echo 32 >/proc/sys/vm/nr_hugepages
+	if ! grep -q '^HugePages_Free: *32$' /proc/meminfo; then
+		echo "the guest could not reserve 32 huge pages"
+		grep -i huge /proc/meminfo
+		return 1
+	fi
+	mkdir -p "$tmp/huge" &&
+		mount -t hugetlbfs -o pagesize=2M none "$tmp/huge" || return 1
+	# Bash builtins only: a process per sample would hardly ever be
+	# scheduled next to fio on the emulated CPUs.
+	mkfifo "$tmp/never"
+	(exec 9<>"$tmp/never"
+	while :; do
+		while read -r k v _; do
+			case $k in
+			HugePages_Free:) f=$v ;;
+			HugePages_Rsvd:) r=$v ;;
+			esac
+		done </proc/meminfo
+		echo $((f - r))
+		read -r -t 0.1 -u 9
+	done) >"$tmp/huge-avail" &
+	local sampler=$!
+	timeout 120 fio --output-format=json --output="$tmp/huge.json" \
+		--hugepage-size=2m \
+		--name=t-shm "${E[@]}" --listen --port=$p --size=4m \
+		--iomem=shmhuge \
+		--name=shm "${E[@]}" "${C[@]}" --port=$p --rw=randwrite \
+		--bs=64k --size=4m --iodepth=16 --iomem=shmhuge \
+		--verify=crc32c --verify_state_save=0 \
+		--name=t-mmap "${E[@]}" --listen --port=$((p + 1)) --verb=send \
+		--bs=64k --iodepth=32 --size=2m \
+		--iomem=mmaphuge:"$tmp/huge/t-mmap" \
+		--name=mmap "${E[@]}" "${C[@]}" --port=$((p + 1)) --verb=send \
+		--rw=write --bs=64k --size=4m --iodepth=8 --iomem=mmaphuge
+	rc=$?
+	kill $sampler
+	wait $sampler 2>/dev/null
+	umount "$tmp/huge"
+	echo 0 >/proc/sys/vm/nr_hugepages
+	low=$(sort -n "$tmp/huge-avail" | head -n 1)
+	echo "32 before, $low at the lowest of $(wc -l <"$tmp/huge-avail") samples while fio ran" |
+		tee "$tmp/huge-low"
+	[ $rc -eq 0 ] || return 1
+	python3 - "$tmp/huge.json" <<'PY' || return 1
+import json, sys
+text = open(sys.argv[1]).read()
+jobs = {j["jobname"]: j for j in json.loads(text[text.index("{"):])["jobs"]}
+b = {n: (j["error"], j["read"]["io_bytes"], j["write"]["io_bytes"]) for n, j in jobs.items()}
+print("error, read, written:", b)
+ok = (all(e == 0 for e, _, _ in b.values()) and b["shm"][2] == 4 << 20
+      and b["t-mmap"][1] == b["mmap"][2] == 4 << 20)
+sys.exit(not ok)
+PY
+	[ "$low" -le 28 ]
+}
+check "iomem=shmhuge and mmaphuge: verified pair and send pair on huge pages" \
+	hugepages
+echo "# huge pages free and unreserved: $(cat "$tmp/huge-low" 2>/dev/null)"
 
 # Every other feature in one fio run (fio starts slowly under emulation):
 # eleven target/client pairs side by side on their own ports, sleeping on
