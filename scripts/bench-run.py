@@ -6,8 +6,10 @@ Like with like: bandwidth at 64 KiB with 128 in flight (perftest's default
 tx-depth) for the same duration; latency at 8 B, one in flight. perftest's
 write/send latency is half a ping-pong round trip, while a fio completion is a
 full round trip (as is ib_read_lat), so write/send are compared with twice
-perftest's figure. Prints a table and writes results/bench-TIME.json.
-Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5).
+perftest's figure. Each figure is the median of BENCH_ROUNDS interleaved rounds.
+Prints a table and writes results/bench-TIME.json, every sample included.
+Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5),
+BENCH_ROUNDS (default 3).
 """
 import datetime
 import json
@@ -21,8 +23,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEV = os.environ["RDMAIO_RDMA_DEV"]
 IP = os.environ["RDMAIO_SERVER_IP"]
 SECS = int(os.environ.get("BENCH_SECONDS", "5"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ENGINE = os.path.join(REPO, "build", "librdmaio.so")
 BS, DEPTH = 65536, 128
+RX_DEPTH = 512
 PORT = [7600]
 
 
@@ -99,7 +103,8 @@ def librdmaio(verb, bs, depth, name):
     target = [f"--name={name}-target", f"--ioengine=external:{ENGINE}", "--listen",
               f"--port={PORT[0]}", f"--size={max(bs * depth, 1 << 20)}", f"--bs={bs}"]
     if verb == "send":
-        target += ["--verb=send", f"--iodepth={depth * 2}"]
+        # Receives posted: perftest's ib_send_bw server keeps --rx-depth=512.
+        target += ["--verb=send", f"--iodepth={max(depth * 2, RX_DEPTH)}"]
     client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
               f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
               f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
@@ -123,26 +128,50 @@ def ratio(a, b):
     return round(a / b, 3) if a and b else None
 
 
+def median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+def bw_samples(verb):
+    pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS)), BS, 3)
+    rf = fio_rdma(verb)
+    job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw")
+    return pt, rf, mib_s(job, ddir)
+
+
+def lat_samples(verb):
+    typ = perftest_row(perftest(f"ib_{verb}_lat", "-s", "8", "-n", "2000"), 8, 4)
+    # ib_read_lat is a full round trip; write/send are half of one.
+    rt = typ if verb == "read" else (typ * 2 if typ else None)
+    job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat")
+    return rt, None, p50_us(job, ddir)
+
+
 def main():
+    metrics = [(f"{v} bandwidth 64 KiB (MiB/s)", bw_samples, v)
+               for v in ("write", "read", "send")]
+    metrics += [(f"{v} latency 8 B p50 (us, full round trip)", lat_samples, v)
+                for v in ("read", "write", "send")]
+    samples = {m[0]: ([], [], []) for m in metrics}
+    # Rounds interleave the tools so that a slow spell of the shared host
+    # falls on all of them; the medians are compared.
+    for rnd in range(1, ROUNDS + 1):
+        for name, fn, verb in metrics:
+            log(f"bench: round {rnd}/{ROUNDS}: {name}, {SECS} s each")
+            for acc, v in zip(samples[name], fn(verb)):
+                acc.append(v)
     rows = []
-    for verb in ("write", "read", "send"):
-        log(f"bench: {verb} bandwidth, 64 KiB, {DEPTH} in flight, {SECS} s each")
-        pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS)), BS, 3)
-        rf = fio_rdma(verb)
-        job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw")
-        rows.append({"metric": f"{verb} bandwidth 64 KiB (MiB/s)", "perftest": pt,
-                     "fio_rdma": rf, "librdmaio": mib_s(job, ddir),
-                     "vs_perftest": ratio(mib_s(job, ddir), pt),
-                     "vs_fio_rdma": ratio(mib_s(job, ddir), rf)})
-    for verb in ("read", "write", "send"):
-        log(f"bench: {verb} latency, 8 B, one in flight")
-        typ = perftest_row(perftest(f"ib_{verb}_lat", "-s", "8", "-n", "2000"), 8, 4)
-        # ib_read_lat is a full round trip; write/send are half of one.
-        rt = typ if verb == "read" else (typ * 2 if typ else None)
-        job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat")
-        rows.append({"metric": f"{verb} latency 8 B p50 (us, full round trip)",
-                     "perftest": rt, "fio_rdma": None, "librdmaio": p50_us(job, ddir),
-                     "vs_perftest": ratio(p50_us(job, ddir), rt), "vs_fio_rdma": None})
+    for name, _, _ in metrics:
+        pt, rf, lib = (median(x) for x in samples[name])
+        rows.append({"metric": name, "perftest": pt, "fio_rdma": rf, "librdmaio": lib,
+                     "vs_perftest": ratio(lib, pt), "vs_fio_rdma": ratio(lib, rf),
+                     "samples": {"perftest": samples[name][0],
+                                 "fio_rdma": samples[name][1],
+                                 "librdmaio": samples[name][2]}})
 
     def fmt(v):
         return "-" if v is None else f"{v:.2f}"
@@ -150,12 +179,12 @@ def main():
     for r in rows:
         print(f"{r['metric']:<44} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
               f"{fmt(r['librdmaio']):>9} {fmt(r['vs_perftest']):>10} {fmt(r['vs_fio_rdma']):>10}")
-    print("(bandwidth: higher is better; latency: lower is better; x = librdmaio / other)")
+    print(f"(medians of {ROUNDS} rounds; bandwidth: higher is better; latency: lower is better; x = librdmaio / other)")
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     os.makedirs(os.path.join(REPO, "results"), exist_ok=True)
     path = os.path.join(REPO, "results", f"bench-{stamp}.json")
     doc = {"kind": "rdmaio-bench/1", "time": stamp, "device": DEV, "server_ip": IP,
-           "seconds_per_test": SECS, "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH,
+           "seconds_per_test": SECS, "rounds": ROUNDS, "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH,
            "lab": os.environ.get("RDMAIO_LAB") == "1",
            "fio": subprocess.run(["fio", "--version"], capture_output=True,
                                  text=True).stdout.strip(),
