@@ -5,8 +5,11 @@
 # the emulated CPU, does not take rxe0's made-up rate for a link ceiling but
 # checks a stated link, validates with python3-jsonschema, and reports. 2) rdmaio run --client: fio
 # --server runs on the server guest, the jobs run there through fio's
-# client/server mode, and the result keeps that host's numbers. 3) the same for
-# a verbs job through librdmaio.so (engine issue) on the server guest's rxe0.
+# client/server mode, the result keeps that host's numbers, and --remote-env
+# records that host's own environment (its name, kernel and rxe0) through
+# `rdmaio env` run there. 3) the same for a verbs job through librdmaio.so
+# (engine issue) on the server guest's rxe0, without --remote-env: a warning
+# says the remote environment is not recorded.
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$repo/tests/lib.sh"
@@ -98,13 +101,24 @@ stonewall
 JOB
 ok=1
 for _ in 1 2 3 4 5; do
-	"$rdmaio" run --client "$RDMAIO_SERVER_IP" -o remote.json remote.fio >run.log 2>&1 && ok=0 && break
+	"$rdmaio" run --client "$RDMAIO_SERVER_IP" --remote-env "$RDMAIO_SERVER_EXEC $rdmaio env" \
+		-o remote.json remote.fio >run.log 2>&1 && ok=0 && break
 	sleep 1
 done
 [ $ok -eq 0 ] || sed "s/^/# /" run.log
-check "rdmaio run --client runs the jobs on the server guest" test $ok -eq 0
+check "rdmaio run --client --remote-env runs the jobs on the server guest" test $ok -eq 0
 echo "# ${SECONDS}s: client run done"
-check "its numbers are the server's, per host" python3 "$helper" client remote.json "$RDMAIO_SERVER_IP"
+srv_host=$("$RDMAIO_SERVER_EXEC" hostname)
+srv_kernel=$("$RDMAIO_SERVER_EXEC" uname -r)
+check "its numbers are the server's, and it records the server's name ($srv_host), kernel and $RDMAIO_RDMA_DEV" \
+	python3 "$helper" remote remote.json "$RDMAIO_SERVER_IP" "$RDMAIO_SERVER_IP" \
+	"$srv_host" "$srv_kernel" "$RDMAIO_RDMA_DEV" "$RDMAIO_SERVER_EXEC" "$rdmaio" env
+check "the server guest is not the client guest" test "$srv_host" != "$(hostname)"
+"$rdmaio" report remote.json >remote.md 2>&1
+check "report shows the server guest's environment" \
+	bash -c "grep -q '^- remote host $RDMAIO_SERVER_IP (fio --client $RDMAIO_SERVER_IP) is $srv_host: kernel $srv_kernel' remote.md &&
+		grep -Eq '^  - RDMA device $RDMAIO_RDMA_DEV \((rxe|rdma_rxe), software\) port 1: ACTIVE' remote.md ||
+		{ sed -n '/^## Setup/,/^## RDMA/p' remote.md; false; }"
 check "the server really wrote the job's file" "$RDMAIO_SERVER_EXEC" test -s /tmp/rdmaio-remote-data
 check "and the client did not" test ! -e /tmp/rdmaio-remote-data
 
@@ -140,6 +154,9 @@ d = json.load(open(sys.argv[1]))
 w = [r for r in d["results"] if r["jobname"] == "write-rdma"]
 assert w and w[0]["host"] == sys.argv[2] and w[0]["write"]["bw_bytes"] > 0, d["results"]
 assert w[0]["write"]["io_bytes"] == 16 << 20, w[0]["write"]
+assert "remote_hosts" not in d and any(
+    x["code"] == "remote-environment" and "--remote-env" in x["message"]
+    for x in d["warnings"]), d["warnings"]
 print("# write-rdma on %s: %.1f MiB/s" % (w[0]["host"], w[0]["write"]["bw_bytes"] / 2**20))
 PY
 "$RDMAIO_SERVER_EXEC" sh -c 'kill $(cat /tmp/fio-server.pid)' 2>/dev/null
