@@ -139,7 +139,8 @@ check "--remote-env records the client host's environment" \
 	bash -c "'$rdmaio' run --client localhost,$port --remote-env 'env RDMAIO_REMOTE=%h $rdmaio env' \
 		-o remote.json pair.fio >/dev/null &&
 		python3 '$helper' validate '$schema' remote.json + \
-		remote remote.json localhost,$port localhost env RDMAIO_REMOTE=localhost '$rdmaio' env"
+		remote remote.json localhost,$port localhost '$(hostname)' '$(uname -r)' - \
+		env RDMAIO_REMOTE=localhost '$rdmaio' env"
 "$rdmaio" report remote.json >remote.md 2>&1
 check "report shows the remote host's environment" \
 	grep -Eq "^- remote host localhost \(fio --client localhost,$port\) is $(hostname): kernel $(uname -r)" remote.md

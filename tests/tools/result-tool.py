@@ -60,11 +60,10 @@ def validate_env(schema, *docs):
             fail("%s: schema %r" % (d, doc["schema"]))
 
 
-def remote(path, client_arg, host, *command):
-    """One --remote-env entry for client_arg, run as command, holding this
-    host's own environment (the tests run it on loopback)."""
-    import socket  # pylint: disable=import-outside-toplevel
-
+def remote(path, client_arg, host, hostname, kernel, dev, *command):
+    """The one --remote-env entry: for client_arg (fio's host name host), run
+    as command, describing a host named hostname with that kernel release and,
+    unless dev is "-", the software RDMA device dev."""
     doc = load(path)
     same_numbers(doc)
     rs = doc.get("remote_hosts")
@@ -73,15 +72,26 @@ def remote(path, client_arg, host, *command):
     r = rs[0]
     if r["client"] != client_arg or r["host"] != host or r["command"] != list(command):
         fail("remote host entry %r" % {k: r[k] for k in ("client", "host", "command")})
+    if not doc["results"] or any(x["host"] != host for x in doc["results"]):
+        fail("result hosts %r" % [x["host"] for x in doc["results"]])
     env = r["env"]
-    if env["host"]["hostname"] != socket.gethostname():
-        fail("remote hostname %r" % env["host"]["hostname"])
-    if env["versions"]["kernel"] != os.uname().release:
-        fail("remote kernel %r" % env["versions"]["kernel"])
+    if env["host"]["hostname"] != hostname or env["host"]["kernel"]["release"] != kernel \
+            or env["versions"]["kernel"] != kernel:
+        fail("remote host %r, kernel %r" % (env["host"]["hostname"], env["versions"]["kernel"]))
     if env["versions"]["fio"] != doc["fio"]["output"]["fio version"]:
         fail("remote fio %r" % env["versions"]["fio"])
     if any(w["code"] == "remote-environment" for w in doc["warnings"]):
         fail("remote-environment warning despite --remote-env")
+    if dev != "-":
+        devs = (env["environment"]["status"] or {}).get("rdma_devices", [])
+        if not any(d["name"] == dev and d["transport"] == "software" for d in devs):
+            fail("remote environment has no software %s: %r" % (dev, env["environment"]))
+        if not any(w["code"] == "software-rdma" and w["message"].startswith(
+                "remote host %s: RDMA device %s" % (host, dev)) for w in doc["warnings"]):
+            fail("no software-rdma warning for the remote host: %r" % doc["warnings"])
+    print("# remote host %s: %s, kernel %s, devices %s" % (
+        host, env["host"]["hostname"], kernel,
+        [d["name"] for d in (env["environment"]["status"] or {}).get("rdma_devices", [])]))
 
 
 def change_remote_env(src, dst):
