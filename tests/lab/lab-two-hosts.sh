@@ -7,6 +7,11 @@ check "client and server addresses differ" test "$RDMAIO_CLIENT_IP" != "$RDMAIO_
 check "the server answers ping on the lab link" ping -c 2 -W 5 "$RDMAIO_SERVER_IP"
 check_fails "server-exec returns the server command's status and output" 4 '^lab-server$' \
 	"$RDMAIO_SERVER_EXEC" sh -c 'hostname; exit 4'
+# Streaming: the first line must arrive while the command still sleeps.
+gap=$("$RDMAIO_SERVER_EXEC" sh -c 'echo a; sleep 4; echo b' |
+	while read -r _; do date +%s; done | awk 'NR == 1 { t = $1 } END { print $1 - t }')
+check "server-exec streams output as the command runs (lines ${gap:-?} s apart)" \
+	test "${gap:-0}" -ge 3
 check "the server's rxe0 is ACTIVE too" \
 	"$RDMAIO_SERVER_EXEC" sh -c 'ibv_devinfo -d rxe0 | grep -q PORT_ACTIVE'
 
