@@ -122,6 +122,10 @@ static int rio_opts_check_client(const struct rio_opts *o,
 		rio_err("client job: no hostname= given; set hostname= to the target's address, or set 'listen' to make this job the target");
 		return -EINVAL;
 	}
+	if (!j->reads && !j->writes) {
+		rio_err("client job: rw=trim moves no data, and no RDMA verb trims; use rw=read, write, randread, randwrite, rw or randrw");
+		return -EINVAL;
+	}
 	switch (o->verb) {
 	case RIO_VERB_FETCH_ADD:
 	case RIO_VERB_CMP_SWAP:

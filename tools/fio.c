@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,10 +159,12 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 	jargv = build_argv(r, &argv);
 	if (!jargv)
 		return -ENOMEM;
-	fd = mkstemp(tmp);
+	/* Close-on-exec: the child gets it only as the stream it is dup'ed to,
+	 * so nothing it leaves behind (an ssh ControlPersist master) keeps it. */
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkstemp", "%s", tmp);
+		RIO_CALL_ERR(-ret, "mkostemp", "%s", tmp);
 		goto out;
 	}
 	unlink(tmp);

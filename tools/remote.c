@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,10 +158,12 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	char *err = NULL, name[1024], prefix[512];
 	int fd, ret, st;
 
-	fd = mkstemp(tmp);
+	/* Close-on-exec: the child gets it only as the stream it is dup'ed to,
+	 * so nothing it leaves behind (an ssh ControlPersist master) keeps it. */
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkstemp", "%s", tmp);
+		RIO_CALL_ERR(-ret, "mkostemp", "%s", tmp);
 		return ret;
 	}
 	unlink(tmp);

@@ -130,6 +130,11 @@ static void check__verb_contradicts_rw(void **state)
 	expect_refused(&o, &j, "verb=send");
 	o.verb = 42;
 	expect_refused(&o, &j, "verb=42 is unknown");
+	/* rw=trim: fio gives such a job no buffers to register. */
+	o.verb = RIO_VERB_AUTO;
+	j.verify = false;
+	j.writes = false;
+	expect_refused(&o, &j, "rw=trim moves no data");
 }
 
 static void check__verify_only_reads(void **state)
