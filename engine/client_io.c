@@ -252,6 +252,21 @@ static void rio_client_watch(struct rio_client *c)
 	}
 }
 
+/* Polls the CQ once and retires what it found. Returns how many
+ * completions it reaped, or -EIO. */
+static int rio_client_poll(struct rio_client *c)
+{
+	int n = ibv_poll_cq(c->cq, c->depth, c->wc);
+
+	if (n < 0) {
+		rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
+		return -EIO;
+	}
+	if (n)
+		rio_client_reap(c, n);
+	return n;
+}
+
 /* Arms the CQ, reaps what raced in, else sleeps a while on the channel.
  * Returns how many completions it reaped, or -errno. */
 static int rio_client_sleep(struct rio_client *c)
@@ -263,15 +278,9 @@ static int rio_client_sleep(struct rio_client *c)
 		rio_err_call(ret, "ibv_req_notify_cq(client of %s)", c->peer);
 		return -ret;
 	}
-	n = ibv_poll_cq(c->cq, c->depth, c->wc);
-	if (n < 0) {
-		rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
-		return -EIO;
-	}
-	if (n) {
-		rio_client_reap(c, n);
+	n = rio_client_poll(c);
+	if (n)
 		return n;
-	}
 	ret = rio_cq_wait(c->cc, c->cq, 100);
 	return ret < 0 ? ret : 0;
 }
@@ -288,15 +297,11 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 	c->rcount -= c->rgiven;
 	c->rgiven = 0;
 	while (c->rcount < min) {
-		n = ibv_poll_cq(c->cq, c->depth, c->wc);
-		if (n < 0) {
-			rio_err_call(-n, "ibv_poll_cq(client of %s)", c->peer);
-			return -EIO;
-		}
-		if (n) {
-			rio_client_reap(c, n);
+		n = rio_client_poll(c);
+		if (n < 0)
+			return n;
+		if (n)
 			continue;
-		}
 		if (c->cc) {
 			n = rio_client_sleep(c);
 			if (n < 0)

@@ -136,3 +136,22 @@ fail:
 	free(tmp);
 	return ret;
 }
+
+int rio_file_scratch(const char *prefix)
+{
+	char *tmp;
+	int fd, ret;
+
+	if (asprintf(&tmp, "/tmp/%s-XXXXXX", prefix) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "mkostemp", "%s", tmp);
+		free(tmp);
+		return ret;
+	}
+	unlink(tmp);
+	free(tmp);
+	return fd;
+}

@@ -16,4 +16,12 @@ int rio_file_read_fd(int fd, char **buf, size_t *len);
  */
 int rio_file_write_atomic(const char *path, const char *data, size_t len);
 
+/*
+ * An unnamed scratch file under /tmp (name prefix-XXXXXX, unlinked at once),
+ * close-on-exec: a child gets it only as the stream it is dup'ed to, so
+ * nothing the child leaves behind (an ssh ControlPersist master) keeps it.
+ * Returns the fd or -errno.
+ */
+int rio_file_scratch(const char *prefix);
+
 #endif

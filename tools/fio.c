@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +141,7 @@ fail:
 int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		int *exit_status, json_object **output)
 {
-	char tmp[] = "/tmp/rdmaio-fio-XXXXXX", *text = NULL;
+	char *text = NULL;
 	struct argv_buf argv = { 0 };
 	json_object *jargv;
 	size_t len;
@@ -159,15 +158,11 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 	jargv = build_argv(r, &argv);
 	if (!jargv)
 		return -ENOMEM;
-	/* Close-on-exec: the child gets it only as the stream it is dup'ed to,
-	 * so nothing it leaves behind (an ssh ControlPersist master) keeps it. */
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = rio_file_scratch("rdmaio-fio");
 	if (fd < 0) {
-		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkostemp", "%s", tmp);
+		ret = fd;
 		goto out;
 	}
-	unlink(tmp);
 	ret = rio_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick,
 				 r->tick_arg);
 	if (ret < 0) {
@@ -184,7 +179,8 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 	}
 	ret = rio_file_read_fd(fd, &text, &len);
 	if (ret) {
-		RIO_CALL_ERR(-ret, "read", "fio output in %s", tmp);
+		RIO_CALL_ERR(-ret, "read", "%s",
+			     "fio's output from its scratch file");
 		goto out;
 	}
 	ret = rio_fio_parse(text, len, "fio's stdout", output);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,19 +153,12 @@ static json_object *json_argv(char *const *argv)
 static int run_one(char *const *argv, const char *client, const char *shown,
 		   unsigned timeout_s, json_object **doc)
 {
-	char tmp[] = "/tmp/rdmaio-remote-env-XXXXXX", *out = NULL;
-	char *err = NULL, name[1024], prefix[512];
+	char *out = NULL, *err = NULL, name[1024], prefix[512];
 	int fd, ret, st;
 
-	/* Close-on-exec: the child gets it only as the stream it is dup'ed to,
-	 * so nothing it leaves behind (an ssh ControlPersist master) keeps it. */
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkostemp", "%s", tmp);
-		return ret;
-	}
-	unlink(tmp);
+	fd = rio_file_scratch("rdmaio-remote-env");
+	if (fd < 0)
+		return fd;
 	st = rio_spawn_capture_fd(argv, &out, timeout_s, fd);
 	if (rio_file_read_fd(fd, &err, NULL))
 		err = NULL;
