@@ -270,6 +270,7 @@ static int rio_client_try(struct rio_client *c, struct rio_cqp *q,
 	ret = rio_client_device(c, q->id->verbs);
 	if (ret)
 		return ret;
+	c->port = q->id->port_num;
 	if (rdma_resolve_route(q->id, RIO_CM_STEP_MS)) {
 		ret = errno;
 		rio_err_call(ret, "rdma_resolve_route(%s)", c->peer);

@@ -5,6 +5,7 @@
 #define RIO_CLIENT_IMPL_H
 
 #include <sys/socket.h>
+#include <time.h>
 
 #include "client.h"
 #include "cm.h"
@@ -43,7 +44,10 @@ struct rio_client {
 	struct io_u **ready; /* completed, not yet handed to fio */
 	unsigned int rhead, rcount, rgiven;
 	struct ibv_wc *wc;
+	uint8_t port; /* the device port the queue pairs use */
+	struct timespec port_checked, port_down_since;
 	bool dead;
+	struct timespec dead_since; /* when getevents first saw dead */
 	bool flush_told;
 	unsigned int nqps;
 	struct rio_cqp qps[];

@@ -252,6 +252,36 @@ static void rio_client_watch(struct rio_client *c)
 	}
 }
 
+/* How long the client waits without a completion once its peer is gone
+ * or fio ends the job. */
+#define RIO_STUCK_MS 5000
+
+static unsigned int rio_client_busy(const struct rio_client *c)
+{
+	unsigned int i, busy = 0;
+
+	for (i = 0; i < c->nqps; i++)
+		busy += c->qps[i].count;
+	return busy;
+}
+
+/* Ends the job once the queue pairs' port has stayed down: the requests
+ * in flight may never complete (see RIO_LINK_GRACE_MS). */
+static int rio_client_link(struct rio_client *c)
+{
+	const char *state;
+
+	if (c->dead || !rio_cm_port_down(c->verbs, c->port, &c->port_checked,
+					 &c->port_down_since, &state))
+		return 0;
+	rio_err("client job: the link to target %s went down mid-run: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s) and %u I/Os are still outstanding; bring its netdev back up ('rdma link show' names it, then 'ip link set <netdev> up') and rerun",
+		c->peer, c->port, ibv_get_device_name(c->verbs->device),
+		RIO_LINK_GRACE_MS / 1000, state, rio_client_busy(c));
+	c->dead = true;
+	c->dead_since = c->port_down_since;
+	return -ENOTCONN;
+}
+
 /* Polls the CQ once and retires what it found. Returns how many
  * completions it reaped, or -EIO. */
 static int rio_client_poll(struct rio_client *c)
@@ -288,9 +318,8 @@ static int rio_client_sleep(struct rio_client *c)
 int rio_client_getevents(struct rio_client *c, unsigned int min,
 			 unsigned int max, const struct timespec *t)
 {
-	struct timespec start = { 0 }, dead_since;
+	struct timespec start = { 0 };
 	unsigned int spins = 0;
-	bool dead_seen = false;
 	int n;
 
 	c->rhead = (c->rhead + c->rgiven) % c->depth;
@@ -316,13 +345,23 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		if (!start.tv_sec && !start.tv_nsec)
 			clock_gettime(CLOCK_MONOTONIC, &start);
 		rio_client_watch(c);
-		if (c->dead && !dead_seen) {
-			dead_seen = true;
-			clock_gettime(CLOCK_MONOTONIC, &dead_since);
+		n = rio_client_link(c);
+		if (n)
+			return n;
+		/* fio ends the job (runtime, a signal, exitall) and waits
+		 * for what is in flight: requests that never complete must
+		 * not keep it here for ever. */
+		if (c->td->terminate && rio_ms_since(&start) >= RIO_STUCK_MS) {
+			rio_err("client job: ending with %u I/Os to target %s still outstanding after %d s without a completion",
+				rio_client_busy(c), c->peer,
+				RIO_STUCK_MS / 1000);
+			break;
 		}
+		if (c->dead && !c->dead_since.tv_sec && !c->dead_since.tv_nsec)
+			clock_gettime(CLOCK_MONOTONIC, &c->dead_since);
 		/* A dead peer's requests are flushed at once; do not wait
 		 * for ever if the device never reports them. */
-		if (dead_seen && rio_ms_since(&dead_since) > 5000)
+		if (c->dead && rio_ms_since(&c->dead_since) > RIO_STUCK_MS)
 			return -ENOTCONN;
 		if (t && rio_ms_since(&start) >= rio_cm_ts_ms(t))
 			break;

@@ -212,6 +212,34 @@ long rio_ms_since(const struct timespec *start)
 	       (now.tv_nsec - start->tv_nsec) / 1000000;
 }
 
+/* True once the port has not been ACTIVE for RIO_LINK_GRACE_MS, with
+ * *state naming its state. Asks the device at most every 100 ms
+ * (*checked); *down_since is zero while the port is up. A device that
+ * cannot be asked counts as a port that is down. */
+bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
+		      struct timespec *checked, struct timespec *down_since,
+		      const char **state)
+{
+	struct ibv_port_attr pa;
+
+	if ((checked->tv_sec || checked->tv_nsec) &&
+	    rio_ms_since(checked) < 100)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, checked);
+	if (ibv_query_port(verbs, port, &pa))
+		pa.state = IBV_PORT_NOP;
+	if (pa.state == IBV_PORT_ACTIVE) {
+		*down_since = (struct timespec){ 0 };
+		return false;
+	}
+	if (!down_since->tv_sec && !down_since->tv_nsec) {
+		*down_since = *checked;
+		return false;
+	}
+	*state = ibv_port_state_str(pa.state);
+	return rio_ms_since(down_since) >= RIO_LINK_GRACE_MS;
+}
+
 long rio_cm_ts_ms(const struct timespec *ts)
 {
 	return ts->tv_sec * 1000 + ts->tv_nsec / 1000000;

@@ -19,6 +19,16 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr);
 long rio_ms_since(const struct timespec *start);
+
+/* How long a port may stay down before the connections over it count as
+ * lost: Soft-RoCE may never fail the requests in flight once its netdev
+ * goes down (a packet that cannot leave is retried without re-arming the
+ * retransmit timer), and a dropped disconnect never reaches the peer. A
+ * shorter flap is left to the transport's own retries. */
+#define RIO_LINK_GRACE_MS 5000
+bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
+		      struct timespec *checked, struct timespec *down_since,
+		      const char **state);
 long rio_cm_ts_ms(const struct timespec *ts);
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc);

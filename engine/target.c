@@ -386,6 +386,28 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 	t->gone++;
 }
 
+/* A client whose port stays down is lost: its disconnect cannot reach
+ * us, and without this a target with no runtime would wait for ever. */
+static void rio_target_links(struct rio_target *t)
+{
+	struct rio_tconn *tc, *next;
+	const char *state;
+
+	for (tc = t->conns; tc; tc = next) {
+		next = tc->next;
+		if (!tc->established ||
+		    !rio_cm_port_down(tc->id->verbs, tc->id->port_num,
+				      &tc->port_checked, &tc->port_down_since,
+				      &state))
+			continue;
+		rio_err("target job: connection from %s lost: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s); bring its netdev back up ('rdma link show' names it)",
+			tc->peer, tc->id->port_num,
+			ibv_get_device_name(tc->id->verbs->device),
+			RIO_LINK_GRACE_MS / 1000, state);
+		rio_target_drop(t, tc);
+	}
+}
+
 int rio_target_watch(struct rio_target *t, int timeout_ms)
 {
 	struct rdma_cm_event *ev;
@@ -428,6 +450,7 @@ int rio_target_watch(struct rio_target *t, int timeout_ms)
 			break;
 		}
 	}
+	rio_target_links(t);
 	return ret == -ETIMEDOUT ? 0 : ret;
 }
 

@@ -12,6 +12,7 @@ struct rio_tconn {
 	struct rdma_cm_id *id;
 	char peer[80];
 	bool established;
+	struct timespec port_checked, port_down_since;
 	struct rio_tconn *next;
 };
 

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # fio exits 1 on a job error; a signal would give 128+N, timeout 124.
 client() {
-	timeout 60 fio --name=client "${E[@]}" --hostname="$IP" "$@"
+	timeout -k 5 60 fio --name=client "${E[@]}" --hostname="$IP" "$@"
 }
 # pair PORT TARGET_OPTS -- CLIENT_OPTS
 pair() {
@@ -24,7 +24,7 @@ pair() {
 	shift
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do t+=("$1"); shift; done
 	shift
-	timeout 90 fio --name=target "${E[@]}" --listen --port="$port" "${t[@]}" \
+	timeout -k 5 90 fio --name=target "${E[@]}" --listen --port="$port" "${t[@]}" \
 		--name=client "${E[@]}" --hostname="$IP" --port="$port" \
 		--connect_timeout=30 "$@"
 }
@@ -210,25 +210,69 @@ san() {
 }
 check "ASan/UBSan build: verified run with two queue pairs" san
 
-# Last, as it takes the lab's link down: the client ends within seconds,
-# naming the target.
-link_down() {
-	local t0 rc
-	fio --name=target "${E[@]}" --listen --port=7610 --size=4m \
-		--runtime=90 >/dev/null 2>&1 &
+# Last, as they take the lab's link down and bring it back: the client
+# ends within seconds, naming the target. Whichever comes first ends it: a
+# retry-exceeded completion, or the port seen down for 5 s (Soft-RoCE may
+# never complete a request that could not leave once the netdev is down).
+link_cycle() { # PORT DOWN_AFTER_S CLIENT_OPTS...
+	local port=$1 after=$2 t0 rc
+	shift 2
+	fio --name=target "${E[@]}" --listen --port="$port" --size=4m \
+		--runtime=90 >"$tmp/target-$port.log" 2>&1 &
 	local tpid=$!
-	(sleep 8 && ip link set "$RDMAIO_NETDEV" down) &
+	# Counted from the connection, not from the start: connecting
+	# takes longer on a busy host.
+	(
+		for i in $(seq 1 300); do
+			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS')" -ge 2 ] &&
+				break
+			sleep 0.1
+		done
+		sleep "$after"
+		ip link set "$RDMAIO_NETDEV" down
+	) >/dev/null 2>&1 &
+	local dpid=$!
 	t0=$SECONDS
-	client --port=7610 --connect_timeout=30 --rw=randwrite --bs=4k \
-		--size=4m --iodepth=8 --time_based --runtime=60
+	client --port="$port" --connect_timeout=30 --size=4m "$@"
 	rc=$?
-	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
-	wait $tpid 2>/dev/null
 	echo "client ended after $((SECONDS - t0)) s"
+	# The target ends by itself: its client's disconnect is lost.
+	for i in $(seq 1 150); do
+		kill -0 $tpid 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "target ended $((SECONDS - t0)) s after the start"
+	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
+	wait $tpid $dpid 2>/dev/null
+	ip link set "$RDMAIO_NETDEV" up
+	# Debian 6.1's Soft-RoCE sets up no new connection after a link
+	# flap that caught one mid-run, until the device is made anew.
+	rdma link delete "$RDMAIO_RDMA_DEV" &&
+		rdma link add "$RDMAIO_RDMA_DEV" type rxe netdev "$RDMAIO_NETDEV"
+	wait_rxe_active
 	[ $((SECONDS - t0)) -lt 40 ] || return 124
 	return $rc
 }
+wait_rxe_active() {
+	local i
+	for i in $(seq 1 30); do
+		grep -q ACTIVE "/sys/class/infiniband/$RDMAIO_RDMA_DEV/ports/1/state" &&
+			return 0
+		sleep 1
+	done
+	echo "$RDMAIO_RDMA_DEV did not come back ACTIVE"
+	return 1
+}
 check_fails "link goes down mid-run" 1 \
-	"with target 198.18.0.1:7610 failed: .*(link|went away)" link_down
+	"(with target 198.18.0.1:7610 failed: .*(link|went away)|link to target 198.18.0.1:7610 went down mid-run)" \
+	link_cycle 7610 5 --rw=randwrite --bs=4k --iodepth=8 --time_based --runtime=60
+check "the target ends when its client's port stays down" \
+	grep -q "target job: connection from .* lost: port 1 of RDMA device $RDMAIO_RDMA_DEV has not been ACTIVE for 5 s" \
+	"$tmp/target-7610.log"
+# The link goes down while the client thinks between I/Os: the next one
+# cannot leave.
+check_fails "link goes down between I/Os" 1 \
+	"(with target 198.18.0.1:7611 failed: .*link|link to target 198.18.0.1:7611 went down mid-run: port 1 of RDMA device $RDMAIO_RDMA_DEV has not been ACTIVE for 5 s)" \
+	link_cycle 7611 1 --rw=write --bs=4k --iodepth=1 --thinktime=8s --number_ios=3
 
 done_testing
