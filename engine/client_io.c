@@ -265,21 +265,65 @@ static unsigned int rio_client_busy(const struct rio_client *c)
 	return busy;
 }
 
+/* Gives up on every request in flight: fio counts them as in flight until
+ * they are handed back, and some of its loops (io_u_quiesce) wait for
+ * that without end. The queue pairs go to the error state first, so the
+ * device writes no buffer that fio hands out again; completions that
+ * still come find nothing to retire. */
+static void rio_client_abandon(struct rio_client *c, int err)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < c->nqps; i++) {
+		struct rio_cqp *q = &c->qps[i];
+
+		if (q->id && q->id->qp) {
+			ret = ibv_modify_qp(q->id->qp, &attr, IBV_QP_STATE);
+			if (ret)
+				rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)",
+					     q->qp_num);
+		}
+		while (q->count) {
+			struct io_u *io_u = q->ring[q->head];
+
+			q->head = (q->head + 1) % c->depth;
+			q->count--;
+			io_u->error = err;
+			rio_client_ready(c, io_u);
+		}
+	}
+	c->dead = true;
+}
+
 /* Ends the job once the queue pairs' port has stayed down: the requests
  * in flight may never complete (see RIO_LINK_GRACE_MS). */
-static int rio_client_link(struct rio_client *c)
+static bool rio_client_link_lost(struct rio_client *c)
 {
-	const char *state;
+	char state[96];
 
-	if (c->dead || !rio_cm_port_down(c->verbs, c->port, &c->port_checked,
-					 &c->port_down_since, &state))
-		return 0;
+	if (c->dead ||
+	    !rio_cm_port_down(c->verbs, c->port, &c->port_checked,
+			      &c->port_down_since, state, sizeof(state)))
+		return false;
 	rio_err("client job: the link to target %s went down mid-run: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s) and %u I/Os are still outstanding; bring its netdev back up ('rdma link show' names it, then 'ip link set <netdev> up') and rerun",
 		c->peer, c->port, ibv_get_device_name(c->verbs->device),
 		RIO_LINK_GRACE_MS / 1000, state, rio_client_busy(c));
-	c->dead = true;
-	c->dead_since = c->port_down_since;
-	return -ENOTCONN;
+	rio_client_abandon(c, ENOTCONN);
+	return true;
+}
+
+/* fio ends a job (its runtime, a signal, exitall) by waiting for what is
+ * in flight, and checks the runtime only between I/Os. */
+static bool rio_client_ending(const struct rio_client *c)
+{
+	const struct thread_data *td = c->td;
+
+	return td->terminate ||
+	       (td->o.timeout &&
+		mtime_since_now(&td->epoch) >=
+			(td->o.timeout + td->o.ramp_time) / 1000);
 }
 
 /* Polls the CQ once and retires what it found. Returns how many
@@ -329,14 +373,19 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		n = rio_client_poll(c);
 		if (n < 0)
 			return n;
-		if (n)
+		if (n) {
+			/* The idle clock restarts at the next idle spell. */
+			start = (struct timespec){ 0 };
 			continue;
+		}
 		if (c->cc) {
 			n = rio_client_sleep(c);
 			if (n < 0)
 				return n;
-			if (n)
+			if (n) {
+				start = (struct timespec){ 0 };
 				continue;
+			}
 		} else if (++spins & 1023) {
 			continue;
 		}
@@ -345,24 +394,26 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		if (!start.tv_sec && !start.tv_nsec)
 			clock_gettime(CLOCK_MONOTONIC, &start);
 		rio_client_watch(c);
-		n = rio_client_link(c);
-		if (n)
-			return n;
-		/* fio ends the job (runtime, a signal, exitall) and waits
-		 * for what is in flight: requests that never complete must
-		 * not keep it here for ever. */
-		if (c->td->terminate && rio_ms_since(&start) >= RIO_STUCK_MS) {
-			rio_err("client job: ending with %u I/Os to target %s still outstanding after %d s without a completion",
-				rio_client_busy(c), c->peer,
-				RIO_STUCK_MS / 1000);
+		if (rio_client_link_lost(c))
 			break;
-		}
 		if (c->dead && !c->dead_since.tv_sec && !c->dead_since.tv_nsec)
 			clock_gettime(CLOCK_MONOTONIC, &c->dead_since);
 		/* A dead peer's requests are flushed at once; do not wait
 		 * for ever if the device never reports them. */
-		if (c->dead && rio_ms_since(&c->dead_since) > RIO_STUCK_MS)
-			return -ENOTCONN;
+		if (c->dead && rio_ms_since(&c->dead_since) > RIO_STUCK_MS) {
+			rio_client_abandon(c, ENOTCONN);
+			break;
+		}
+		/* Requests that never complete must not keep fio from ending
+		 * the job. */
+		if (rio_ms_since(&start) >= RIO_STUCK_MS &&
+		    rio_client_ending(c)) {
+			rio_err("client job: fio is ending the job, but %u I/Os to target %s got no completion for %d s; they count as failed. The device never finished them: check its link ('rdma link show') and the kernel log (dmesg)",
+				rio_client_busy(c), c->peer,
+				RIO_STUCK_MS / 1000);
+			rio_client_abandon(c, ETIMEDOUT);
+			break;
+		}
 		if (t && rio_ms_since(&start) >= rio_cm_ts_ms(t))
 			break;
 	}

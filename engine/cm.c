@@ -213,30 +213,42 @@ long rio_ms_since(const struct timespec *start)
 }
 
 /* True once the port has not been ACTIVE for RIO_LINK_GRACE_MS, with
- * *state naming its state. Asks the device at most every 100 ms
- * (*checked); *down_since is zero while the port is up. A device that
- * cannot be asked counts as a port that is down. */
+ * state naming what it is instead. Asks the device at most every 100 ms
+ * (*checked); *down_since is zero while the port is up. Callers ask only
+ * while they wait, so a check more than a second after the last one is a
+ * new outage, not the old one. A device that cannot be asked counts as a
+ * port that is down. */
 bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 		      struct timespec *checked, struct timespec *down_since,
-		      const char **state)
+		      char *state, size_t len)
 {
 	struct ibv_port_attr pa;
+	bool fresh = true;
+	int ret;
 
-	if ((checked->tv_sec || checked->tv_nsec) &&
-	    rio_ms_since(checked) < 100)
-		return false;
+	if (checked->tv_sec || checked->tv_nsec) {
+		long gap = rio_ms_since(checked);
+
+		if (gap < 100)
+			return false;
+		fresh = gap > 1000;
+	}
 	clock_gettime(CLOCK_MONOTONIC, checked);
-	if (ibv_query_port(verbs, port, &pa))
-		pa.state = IBV_PORT_NOP;
-	if (pa.state == IBV_PORT_ACTIVE) {
+	ret = ibv_query_port(verbs, port, &pa);
+	if (!ret && pa.state == IBV_PORT_ACTIVE) {
 		*down_since = (struct timespec){ 0 };
 		return false;
 	}
-	if (!down_since->tv_sec && !down_since->tv_nsec) {
+	if (fresh || (!down_since->tv_sec && !down_since->tv_nsec)) {
 		*down_since = *checked;
 		return false;
 	}
-	*state = ibv_port_state_str(pa.state);
+	if (ret)
+		snprintf(state, len, "unknown: ibv_query_port(%s, port %u): %s",
+			 ibv_get_device_name(verbs->device), port,
+			 strerror(ret));
+	else
+		snprintf(state, len, "%s", ibv_port_state_str(pa.state));
 	return rio_ms_since(down_since) >= RIO_LINK_GRACE_MS;
 }
 

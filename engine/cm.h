@@ -28,7 +28,7 @@ long rio_ms_since(const struct timespec *start);
 #define RIO_LINK_GRACE_MS 5000
 bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 		      struct timespec *checked, struct timespec *down_since,
-		      const char **state);
+		      char *state, size_t len);
 long rio_cm_ts_ms(const struct timespec *ts);
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc);

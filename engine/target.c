@@ -391,14 +391,14 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 static void rio_target_links(struct rio_target *t)
 {
 	struct rio_tconn *tc, *next;
-	const char *state;
+	char state[96];
 
 	for (tc = t->conns; tc; tc = next) {
 		next = tc->next;
 		if (!tc->established ||
 		    !rio_cm_port_down(tc->id->verbs, tc->id->port_num,
 				      &tc->port_checked, &tc->port_down_since,
-				      &state))
+				      state, sizeof(state)))
 			continue;
 		rio_err("target job: connection from %s lost: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s); bring its netdev back up ('rdma link show' names it)",
 			tc->peer, tc->id->port_num,

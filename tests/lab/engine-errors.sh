@@ -215,7 +215,7 @@ check "ASan/UBSan build: verified run with two queue pairs" san
 # retry-exceeded completion, or the port seen down for 5 s (Soft-RoCE may
 # never complete a request that could not leave once the netdev is down).
 link_cycle() { # PORT DOWN_AFTER_S CLIENT_OPTS...
-	local port=$1 after=$2 t0 rc
+	local port=$1 after=$2 t0 took rc i
 	shift 2
 	fio --name=target "${E[@]}" --listen --port="$port" --size=4m \
 		--runtime=90 >"$tmp/target-$port.log" 2>&1 &
@@ -224,7 +224,7 @@ link_cycle() { # PORT DOWN_AFTER_S CLIENT_OPTS...
 	# takes longer on a busy host.
 	(
 		for i in $(seq 1 300); do
-			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS')" -ge 2 ] &&
+			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge 2 ] &&
 				break
 			sleep 0.1
 		done
@@ -235,22 +235,32 @@ link_cycle() { # PORT DOWN_AFTER_S CLIENT_OPTS...
 	t0=$SECONDS
 	client --port="$port" --connect_timeout=30 --size=4m "$@"
 	rc=$?
-	echo "client ended after $((SECONDS - t0)) s"
+	took=$((SECONDS - t0))
+	echo "client ended after $took s"
+	kill $dpid 2>/dev/null
+	wait $dpid 2>/dev/null
 	# The target ends by itself: its client's disconnect is lost.
 	for i in $(seq 1 150); do
 		kill -0 $tpid 2>/dev/null || break
 		sleep 0.1
 	done
-	echo "target ended $((SECONDS - t0)) s after the start"
+	if kill -0 $tpid 2>/dev/null; then
+		echo "the target still runs $((SECONDS - t0)) s after the start"
+		rc=3
+	fi
 	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
-	wait $tpid $dpid 2>/dev/null
+	wait $tpid 2>/dev/null
+	grep rdmaio "$tmp/target-$port.log"
 	ip link set "$RDMAIO_NETDEV" up
 	# Debian 6.1's Soft-RoCE sets up no new connection after a link
 	# flap that caught one mid-run, until the device is made anew.
-	rdma link delete "$RDMAIO_RDMA_DEV" &&
-		rdma link add "$RDMAIO_RDMA_DEV" type rxe netdev "$RDMAIO_NETDEV"
-	wait_rxe_active
-	[ $((SECONDS - t0)) -lt 40 ] || return 124
+	if ! rdma link delete "$RDMAIO_RDMA_DEV" ||
+		! rdma link add "$RDMAIO_RDMA_DEV" type rxe netdev "$RDMAIO_NETDEV" ||
+		! wait_rxe_active; then
+		echo "could not make $RDMAIO_RDMA_DEV anew on $RDMAIO_NETDEV"
+		return 4
+	fi
+	[ $took -lt 30 ] || return 124
 	return $rc
 }
 wait_rxe_active() {
@@ -266,13 +276,17 @@ wait_rxe_active() {
 check_fails "link goes down mid-run" 1 \
 	"(with target 198.18.0.1:7610 failed: .*(link|went away)|link to target 198.18.0.1:7610 went down mid-run)" \
 	link_cycle 7610 5 --rw=randwrite --bs=4k --iodepth=8 --time_based --runtime=60
+target_lost() {
+	grep -E "target job: connection from .* lost: port 1 of RDMA device $RDMAIO_RDMA_DEV has not been ACTIVE for 5 s" "$1"
+}
 check "the target ends when its client's port stays down" \
-	grep -q "target job: connection from .* lost: port 1 of RDMA device $RDMAIO_RDMA_DEV has not been ACTIVE for 5 s" \
-	"$tmp/target-7610.log"
+	target_lost "$tmp/target-7610.log"
 # The link goes down while the client thinks between I/Os: the next one
 # cannot leave.
 check_fails "link goes down between I/Os" 1 \
 	"(with target 198.18.0.1:7611 failed: .*link|link to target 198.18.0.1:7611 went down mid-run: port 1 of RDMA device $RDMAIO_RDMA_DEV has not been ACTIVE for 5 s)" \
 	link_cycle 7611 1 --rw=write --bs=4k --iodepth=1 --thinktime=8s --number_ios=3
+check "the target ends when its idle client's port stays down" \
+	target_lost "$tmp/target-7611.log"
 
 done_testing
