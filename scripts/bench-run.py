@@ -89,14 +89,14 @@ def mib_s(job, ddir):
     return job[ddir]["bw_bytes"] / 2**20 if job else None
 
 
-def p50_us(job, ddir):
+def p50_us(job, ddir, kind="clat_ns"):
     if not job:
         return None
-    pct = job[ddir]["clat_ns"].get("percentile", {})
+    pct = job[ddir][kind].get("percentile", {})
     return pct.get("50.000000", 0) / 1000.0
 
 
-def librdmaio(verb, bs, depth, name):
+def librdmaio(verb, bs, depth, name, *extra):
     """One target+client run of librdmaio; returns the client's job stats."""
     PORT[0] += 1
     ddir = "read" if verb == "read" else "write"
@@ -108,7 +108,7 @@ def librdmaio(verb, bs, depth, name):
     client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
               f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
               f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
-              "--time_based", f"--runtime={SECS}"]
+              "--time_based", f"--runtime={SECS}", *extra]
     return job_stats(fio(target, client), name), ddir
 
 
@@ -122,6 +122,19 @@ def fio_rdma(verb):
               f"--iodepth={DEPTH}", "--time_based", f"--runtime={SECS}"]
     j = job_stats(fio(server, client), "client")
     return mib_s(j, "write")
+
+
+def fio_rdma_read_lat():
+    """p50 of fio's total latency (lat) for one 8-byte RDMA READ in flight
+    with fio's built-in engine. It reads in its commit hook, so its clat
+    is not a round trip; lat is, for both engines."""
+    PORT[0] += 1
+    server = ["--name=server", "--ioengine=rdma", f"--port={PORT[0]}", "--rw=read",
+              "--bs=8", "--size=4k", "--iodepth=1", "--verb=read"]
+    client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
+              "--rw=write", "--verb=read", "--bs=8", "--size=4k", "--iodepth=1",
+              "--lat_percentiles=1", "--time_based", f"--runtime={SECS}"]
+    return p50_us(job_stats(fio(server, client), "client"), "write", "lat_ns")
 
 
 def ratio(a, b):
@@ -151,11 +164,18 @@ def lat_samples(verb):
     return rt, None, p50_us(job, ddir)
 
 
+def fio_lat_samples(_verb):
+    job, ddir = librdmaio("read", 8, 1, "read-lat-total", "--lat_percentiles=1")
+    return None, fio_rdma_read_lat(), p50_us(job, ddir, "lat_ns")
+
+
 def main():
     metrics = [(f"{v} bandwidth 64 KiB (MiB/s)", bw_samples, v)
                for v in ("write", "read", "send")]
     metrics += [(f"{v} latency 8 B p50 (us, full round trip)", lat_samples, v)
                 for v in ("read", "write", "send")]
+    # fio's own figure for both fio engines: submission and completion.
+    metrics += [("read latency 8 B p50 (us, fio total lat)", fio_lat_samples, "read")]
     samples = {m[0]: ([], [], []) for m in metrics}
     # Rounds interleave the tools so that a slow spell of the shared host
     # falls on all of them; the medians are compared.
