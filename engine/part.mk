@@ -39,7 +39,7 @@ $(B)/librdmaio.so: $(ENGINE_OBJS) engine/librdmaio.map
 	$(CC) -shared -Wl,--version-script=engine/librdmaio.map -o $@ $(ENGINE_OBJS) $(ALL_LDFLAGS) -libverbs -lrdmacm
 
 # Unit tests: cmocka, linked with the pure objects only.
-ENGINE_TEST_NAMES := proto opts errmsg
+ENGINE_TEST_NAMES := proto opts errmsg port
 ENGINE_TESTS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%)
 ENGINE_TEST_OBJS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%.o) \
 	$(B)/tests/engine/log-capture.o
@@ -49,3 +49,6 @@ $(ENGINE_TEST_OBJS): CPPFLAGS += -Iengine -Itests/engine
 $(ENGINE_TESTS): $(B)/tests/engine/test-%: $(B)/tests/engine/test-%.o \
 		$(B)/tests/engine/log-capture.o $(ENGINE_PURE_OBJS)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -libverbs
+# rio_cm_port_down lives with the other connection helpers.
+$(B)/tests/engine/test-port: $(B)/engine/cm.o
+$(B)/tests/engine/test-port: ALL_LDFLAGS += -lrdmacm
