@@ -408,7 +408,7 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		 * the job. */
 		if (rio_ms_since(&start) >= RIO_STUCK_MS &&
 		    rio_client_ending(c)) {
-			rio_err("client job: fio is ending the job, but %u I/Os to target %s got no completion for %d s; they count as failed. The device never finished them: check its link ('rdma link show') and the kernel log (dmesg)",
+			rio_err("client job: fio is ending the job, but %u I/Os to target %s got no completion for %d s; they count as failed. The target stopped taking them (a stalled target leaves SENDs waiting for receives for ever) or the device never finished them: check the target, the link ('rdma link show') and the kernel log (dmesg)",
 				rio_client_busy(c), c->peer,
 				RIO_STUCK_MS / 1000);
 			rio_client_abandon(c, ETIMEDOUT);

@@ -144,6 +144,42 @@ check "target iodepth=1024 with send" \
 	pair 7606 --verb=send --bs=4k --size=1m --iodepth=1024 -- \
 	--verb=send --rw=write --bs=4k --size=1m --iodepth=64
 
+# A stalled target: its process stops, so no receive is posted again and
+# every SEND meets receiver-not-ready, which rnr_retry=7 retries for ever.
+# The port stays up; only the client's stuck check ends the job, 5 s
+# after its runtime has passed, with the requests failed.
+target_stalls() {
+	local t0 took rc
+	fio --name=target "${E[@]}" --listen --port=7616 --verb=send \
+		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
+	local tpid=$!
+	(
+		for i in $(seq 1 300); do
+			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge 2 ] &&
+				break
+			sleep 0.1
+		done
+		sleep 1
+		kill -STOP $(pgrep -P $tpid) $tpid
+	) >/dev/null 2>&1 &
+	local dpid=$!
+	t0=$SECONDS
+	client --port=7616 --connect_timeout=30 --verb=send --rw=write \
+		--bs=4k --size=1m --iodepth=8 --time_based --runtime=4
+	rc=$?
+	took=$((SECONDS - t0))
+	echo "client ended after $took s"
+	kill $dpid 2>/dev/null
+	wait $dpid 2>/dev/null
+	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
+	wait $tpid 2>/dev/null
+	[ $took -lt 30 ] || return 124
+	return $rc
+}
+check_fails "target stalls: the client ends after its runtime" 1 \
+	"fio is ending the job, but [0-9]+ I/Os to target 198.18.0.1:7616 got no completion for 5 s" \
+	target_stalls
+
 # The target dies mid-run: the client ends within seconds, naming the peer.
 target_dies() {
 	local t0 rc
