@@ -144,6 +144,23 @@ check "target iodepth=1024 with send" \
 	pair 7606 --verb=send --bs=4k --size=1m --iodepth=1024 -- \
 	--verb=send --rw=write --bs=4k --size=1m --iodepth=64
 
+# after_connected S CMD...: in the background, runs CMD S seconds after
+# fio's two RC queue pairs reach RTS: counted from the connection, not
+# from the start, as connecting takes longer on a busy host.
+after_connected() {
+	local after=$1 i
+	shift
+	(
+		for i in $(seq 1 300); do
+			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge 2 ] &&
+				break
+			sleep 0.1
+		done
+		sleep "$after"
+		"$@"
+	) >/dev/null 2>&1 &
+}
+
 # A stalled target: its process stops, so no receive is posted again and
 # every SEND meets receiver-not-ready, which rnr_retry=7 retries for ever.
 # The port stays up; only the client's stuck check ends the job, 5 s
@@ -153,15 +170,7 @@ target_stalls() {
 	fio --name=target "${E[@]}" --listen --port=7616 --verb=send \
 		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
 	local tpid=$!
-	(
-		for i in $(seq 1 300); do
-			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge 2 ] &&
-				break
-			sleep 0.1
-		done
-		sleep 1
-		kill -STOP $(pgrep -P $tpid) $tpid
-	) >/dev/null 2>&1 &
+	after_connected 1 pkill -STOP -P "$tpid"
 	local dpid=$!
 	t0=$SECONDS
 	client --port=7616 --connect_timeout=30 --verb=send --rw=write \
@@ -256,17 +265,7 @@ link_cycle() { # PORT DOWN_AFTER_S CLIENT_OPTS...
 	fio --name=target "${E[@]}" --listen --port="$port" --size=4m \
 		--runtime=90 >"$tmp/target-$port.log" 2>&1 &
 	local tpid=$!
-	# Counted from the connection, not from the start: connecting
-	# takes longer on a busy host.
-	(
-		for i in $(seq 1 300); do
-			[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge 2 ] &&
-				break
-			sleep 0.1
-		done
-		sleep "$after"
-		ip link set "$RDMAIO_NETDEV" down
-	) >/dev/null 2>&1 &
+	after_connected "$after" ip link set "$RDMAIO_NETDEV" down
 	local dpid=$!
 	t0=$SECONDS
 	client --port="$port" --connect_timeout=30 --size=4m "$@"
