@@ -22,9 +22,9 @@ long rio_ms_since(const struct timespec *start);
 
 /* How long a port may stay down before the connections over it count as
  * lost: Soft-RoCE may never fail the requests in flight once its netdev
- * goes down (a packet that cannot leave is retried without re-arming the
- * retransmit timer), and a dropped disconnect never reaches the peer. A
- * shorter flap is left to the transport's own retries. */
+ * goes down (seen with Debian 12's 6.1: no completion, ever), and a
+ * dropped disconnect never reaches the peer. A shorter flap is left to the
+ * transport's own retries. */
 #define RIO_LINK_GRACE_MS 5000
 bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 		      struct timespec *checked, struct timespec *down_since,
