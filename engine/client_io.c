@@ -114,17 +114,12 @@ static void rio_client_ready(struct rio_client *c, struct io_u *io_u)
 	c->rcount++;
 }
 
-/* The staged chain from bad onward was not posted: fail those units. */
-static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
-			      struct ibv_send_wr *bad, int err)
+/* Fails the newest n units posted on q. */
+static void rio_client_fail_last(struct rio_client *c, struct rio_cqp *q,
+				 unsigned int n, int err)
 {
-	struct ibv_send_wr *wr;
-	unsigned int n = 0, i;
+	unsigned int i;
 
-	for (wr = bad; wr; wr = wr->next)
-		n++;
-	if (n > q->count)
-		n = q->count;
 	for (i = q->count - n; i < q->count; i++) {
 		struct io_u *io_u = q->ring[(q->head + i) % c->depth];
 
@@ -132,6 +127,18 @@ static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
 		rio_client_ready(c, io_u);
 	}
 	q->count -= n;
+}
+
+/* The staged chain from bad onward was not posted: fail those units. */
+static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
+			      struct ibv_send_wr *bad, int err)
+{
+	struct ibv_send_wr *wr;
+	unsigned int n = 0;
+
+	for (wr = bad; wr; wr = wr->next)
+		n++;
+	rio_client_fail_last(c, q, n > q->count ? q->count : n, err);
 }
 
 int rio_client_commit(struct rio_client *c)
@@ -285,14 +292,7 @@ static void rio_client_abandon(struct rio_client *c, int err)
 				rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)",
 					     q->qp_num);
 		}
-		while (q->count) {
-			struct io_u *io_u = q->ring[q->head];
-
-			q->head = (q->head + 1) % c->depth;
-			q->count--;
-			io_u->error = err;
-			rio_client_ready(c, io_u);
-		}
+		rio_client_fail_last(c, q, q->count, err);
 	}
 	c->dead = true;
 }
@@ -371,6 +371,8 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 	c->rgiven = 0;
 	while (c->rcount < min) {
 		n = rio_client_poll(c);
+		if (!n && c->cc)
+			n = rio_client_sleep(c);
 		if (n < 0)
 			return n;
 		if (n) {
@@ -378,17 +380,8 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			start = (struct timespec){ 0 };
 			continue;
 		}
-		if (c->cc) {
-			n = rio_client_sleep(c);
-			if (n < 0)
-				return n;
-			if (n) {
-				start = (struct timespec){ 0 };
-				continue;
-			}
-		} else if (++spins & 1023) {
+		if (!c->cc && ++spins & 1023)
 			continue;
-		}
 		/* The clock starts at the first idle spell: a completion
 		 * found at once costs no clock read. */
 		if (!start.tv_sec && !start.tv_nsec)
