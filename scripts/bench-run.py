@@ -7,9 +7,14 @@ tx-depth) for the same duration; latency at 8 B, one in flight. perftest's
 write/send latency is half a ping-pong round trip, while a fio completion is a
 full round trip (as is ib_read_lat), so write/send are compared with twice
 perftest's figure. Each figure is the median of BENCH_ROUNDS interleaved rounds.
+Every tool's client runs pinned to one CPU (BENCH_CLIENT_CPU, default the last
+one; "none" leaves it to the scheduler): under Soft-RoCE the client's CPU does
+the whole transfer, and an unpinned fio client hops between two CPUs about a
+hundred times a second while perftest's, with its busy server beside it, stays
+put (engine/README.md, "Performance").
 Prints a table and writes results/bench-TIME.json, every sample included.
 Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5),
-BENCH_ROUNDS (default 3).
+BENCH_ROUNDS (default 3), BENCH_CLIENT_CPU.
 """
 import datetime
 import json
@@ -30,6 +35,23 @@ RX_DEPTH = 512
 PORT = [7600]
 
 
+def client_cpu():
+    v = os.environ.get("BENCH_CLIENT_CPU")
+    if v is None:
+        n = len(os.sched_getaffinity(0))
+        return str(max(os.sched_getaffinity(0))) if n > 1 else None
+    if v == "none":
+        return None
+    if not v.isdigit() or int(v) not in os.sched_getaffinity(0):
+        sys.exit(f"bench: BENCH_CLIENT_CPU={v} is not a CPU this process may use "
+                 f"({sorted(os.sched_getaffinity(0))}); name one of them, or 'none'")
+    return v
+
+
+CPU = client_cpu()
+PIN = [f"--cpus_allowed={CPU}"] if CPU else []
+
+
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
@@ -39,7 +61,8 @@ def perftest(tool, *args):
     script = '. "$0"; perftest_pair "$@"'
     cmd = ["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
            IP, tool, "-d", DEV, "-R", *args]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ, PERFTEST_CLIENT_CPU=CPU or "")
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode:
         log(f"bench: {tool} failed: {p.stderr.strip()[-300:]}")
         return None
@@ -108,7 +131,7 @@ def librdmaio(verb, bs, depth, name, *extra):
     client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
               f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
               f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
-              "--time_based", f"--runtime={SECS}", *extra]
+              "--time_based", f"--runtime={SECS}", *PIN, *extra]
     return job_stats(fio(target, client), name), ddir
 
 
@@ -119,7 +142,7 @@ def fio_rdma(verb):
               f"--bs={BS}", f"--size={BS * 16}", f"--iodepth={DEPTH}", f"--verb={verb}"]
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", f"--verb={verb}", f"--bs={BS}", f"--size={BS * 16}",
-              f"--iodepth={DEPTH}", "--time_based", f"--runtime={SECS}"]
+              f"--iodepth={DEPTH}", "--time_based", f"--runtime={SECS}", *PIN]
     j = job_stats(fio(server, client), "client")
     return mib_s(j, "write")
 
@@ -133,7 +156,7 @@ def fio_rdma_read_lat():
               "--bs=8", "--size=4k", "--iodepth=1", "--verb=read"]
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", "--verb=read", "--bs=8", "--size=4k", "--iodepth=1",
-              "--lat_percentiles=1", "--time_based", f"--runtime={SECS}"]
+              "--lat_percentiles=1", "--time_based", f"--runtime={SECS}", *PIN]
     return p50_us(job_stats(fio(server, client), "client"), "write", "lat_ns")
 
 
@@ -199,12 +222,14 @@ def main():
     for r in rows:
         print(f"{r['metric']:<44} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
               f"{fmt(r['librdmaio']):>9} {fmt(r['vs_perftest']):>10} {fmt(r['vs_fio_rdma']):>10}")
+    print(f"(clients pinned to CPU {CPU})" if CPU else "(clients not pinned)")
     print(f"(medians of {ROUNDS} rounds; bandwidth: higher is better; latency: lower is better; x = librdmaio / other)")
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     os.makedirs(os.path.join(REPO, "results"), exist_ok=True)
     path = os.path.join(REPO, "results", f"bench-{stamp}.json")
     doc = {"kind": "rdmaio-bench/1", "time": stamp, "device": DEV, "server_ip": IP,
            "seconds_per_test": SECS, "rounds": ROUNDS, "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH,
+           "client_cpu": None if CPU is None else int(CPU),
            "lab": os.environ.get("RDMAIO_LAB") == "1",
            "fio": subprocess.run(["fio", "--version"], capture_output=True,
                                  text=True).stdout.strip(),

@@ -4,15 +4,17 @@
 # server, bounds the client with timeout(1) and cleans up after itself.
 # Usage: perftest_pair SERVER_IP TOOL ARG...   (prints the client's output)
 # With PERFTEST_SERVER_EXEC set (e.g. to "$RDMAIO_SERVER_EXEC"), the server side
-# runs through it, on the other lab guest.
+# runs through it, on the other lab guest. With PERFTEST_CLIENT_CPU set, the
+# client runs pinned to that CPU (taskset -c), as `make bench` pins fio's clients.
 perftest_pair() {
-	local ip=$1 tool=$2 out= srv attempt
+	local ip=$1 tool=$2 out= srv attempt pin=()
 	shift 2
+	[ -n "${PERFTEST_CLIENT_CPU:-}" ] && pin=(taskset -c "$PERFTEST_CLIENT_CPU")
 	for attempt in 1 2 3; do
 		${PERFTEST_SERVER_EXEC:-} timeout -k 5 90 "$tool" "$@" >/dev/null 2>&1 &
 		srv=$!
 		sleep "$attempt"
-		if out=$(timeout -k 5 60 "$tool" "$@" "$ip" 2>&1); then
+		if out=$(timeout -k 5 60 "${pin[@]}" "$tool" "$@" "$ip" 2>&1); then
 			wait $srv 2>/dev/null
 			printf '%s\n' "$out"
 			return 0
