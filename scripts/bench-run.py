@@ -37,14 +37,14 @@ PORT = [7600]
 
 def client_cpu():
     v = os.environ.get("BENCH_CLIENT_CPU")
+    cpus = os.sched_getaffinity(0)
     if v is None:
-        n = len(os.sched_getaffinity(0))
-        return str(max(os.sched_getaffinity(0))) if n > 1 else None
+        return str(max(cpus)) if len(cpus) > 1 else None
     if v == "none":
         return None
-    if not v.isdigit() or int(v) not in os.sched_getaffinity(0):
+    if not v.isdigit() or int(v) not in cpus:
         sys.exit(f"bench: BENCH_CLIENT_CPU={v} is not a CPU this process may use "
-                 f"({sorted(os.sched_getaffinity(0))}); name one of them, or 'none'")
+                 f"({sorted(cpus)}); name one of them, or 'none'")
     return v
 
 
