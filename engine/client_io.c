@@ -384,12 +384,12 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			continue;
 		/* The clock starts at the first idle spell: a completion
 		 * found at once costs no clock read. */
-		if (!start.tv_sec && !start.tv_nsec)
+		if (rio_ts_unset(&start))
 			clock_gettime(CLOCK_MONOTONIC, &start);
 		rio_client_watch(c);
 		if (rio_client_link_lost(c))
 			break;
-		if (c->dead && !c->dead_since.tv_sec && !c->dead_since.tv_nsec)
+		if (c->dead && rio_ts_unset(&c->dead_since))
 			clock_gettime(CLOCK_MONOTONIC, &c->dead_since);
 		/* A dead peer's requests are flushed at once; do not wait
 		 * for ever if the device never reports them. */

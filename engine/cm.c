@@ -226,7 +226,7 @@ bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 	bool fresh = true;
 	int ret;
 
-	if (checked->tv_sec || checked->tv_nsec) {
+	if (!rio_ts_unset(checked)) {
 		long gap = rio_ms_since(checked);
 
 		if (gap < 100)
@@ -239,7 +239,7 @@ bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 		*down_since = (struct timespec){ 0 };
 		return false;
 	}
-	if (fresh || (!down_since->tv_sec && !down_since->tv_nsec)) {
+	if (fresh || rio_ts_unset(down_since)) {
 		*down_since = *checked;
 		return false;
 	}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <rdma/rdma_cma.h>
 
@@ -19,6 +20,11 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr);
 long rio_ms_since(const struct timespec *start);
+/* A zeroed timespec stands for a clock not started yet. */
+static inline bool rio_ts_unset(const struct timespec *ts)
+{
+	return !ts->tv_sec && !ts->tv_nsec;
+}
 
 /* How long a port may stay down before the connections over it count as
  * lost: Soft-RoCE may never fail the requests in flight once its netdev
