@@ -3,10 +3,13 @@
 side by side on one RDMA device in one boot, with matching parameters.
 
 Like with like: bandwidth at 64 KiB with 128 in flight (perftest's default
-tx-depth) for the same duration; latency at 8 B, one in flight. perftest's
-write/send latency is half a ping-pong round trip, while a fio completion is a
-full round trip (as is ib_read_lat), so write/send are compared with twice
-perftest's figure. Each figure is the median of BENCH_ROUNDS interleaved rounds.
+tx-depth), over the same sample window. perftest -D leaves a margin of a
+quarter of the duration out at each end; fio gets that margin as ramp_time and
+the window as runtime (in the lab, a fio run's first quarter-second goes at
+about half speed). Latency at 8 B, one in flight. perftest's write/send
+latency is half a ping-pong round trip, while a fio completion is a full round
+trip (as is ib_read_lat), so write/send are compared with twice perftest's
+figure. Each figure is the median of BENCH_ROUNDS interleaved rounds.
 Every tool's client runs pinned to one CPU (BENCH_CLIENT_CPU, default the last
 one; "none" leaves it to the scheduler): under Soft-RoCE the client's CPU does
 the whole transfer, and an unpinned fio client hops between two CPUs about a
@@ -30,6 +33,12 @@ IP = os.environ["RDMAIO_SERVER_IP"]
 SECS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ENGINE = os.path.join(REPO, "build", "librdmaio.so")
+# perftest's default margin for -D (duration / 4), passed to it as -f too.
+MARGIN = SECS // 4
+BW_TIME = ["--time_based", f"--ramp_time={MARGIN}", f"--runtime={SECS - 2 * MARGIN}"]
+# perftest's latency tests count iterations and report the median (typical),
+# which a slow start barely moves; fio's p50 of a whole run is compared.
+LAT_TIME = ["--time_based", f"--runtime={SECS}"]
 BS, DEPTH = 65536, 128
 RX_DEPTH = 512
 PORT = [7600]
@@ -119,7 +128,7 @@ def p50_us(job, ddir, kind="clat_ns"):
     return pct.get("50.000000", 0) / 1000.0
 
 
-def librdmaio(verb, bs, depth, name, *extra):
+def librdmaio(verb, bs, depth, name, timing, *extra):
     """One target+client run of librdmaio; returns the client's job stats."""
     PORT[0] += 1
     ddir = "read" if verb == "read" else "write"
@@ -131,7 +140,7 @@ def librdmaio(verb, bs, depth, name, *extra):
     client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
               f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
               f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
-              "--time_based", f"--runtime={SECS}", *PIN, *extra]
+              *timing, *PIN, *extra]
     return job_stats(fio(target, client), name), ddir
 
 
@@ -142,7 +151,7 @@ def fio_rdma(verb):
               f"--bs={BS}", f"--size={BS * 16}", f"--iodepth={DEPTH}", f"--verb={verb}"]
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", f"--verb={verb}", f"--bs={BS}", f"--size={BS * 16}",
-              f"--iodepth={DEPTH}", "--time_based", f"--runtime={SECS}", *PIN]
+              f"--iodepth={DEPTH}", *BW_TIME, *PIN]
     j = job_stats(fio(server, client), "client")
     return mib_s(j, "write")
 
@@ -156,7 +165,7 @@ def fio_rdma_read_lat():
               "--bs=8", "--size=4k", "--iodepth=1", "--verb=read"]
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", "--verb=read", "--bs=8", "--size=4k", "--iodepth=1",
-              "--lat_percentiles=1", "--time_based", f"--runtime={SECS}", *PIN]
+              "--lat_percentiles=1", *LAT_TIME, *PIN]
     return p50_us(job_stats(fio(server, client), "client"), "write", "lat_ns")
 
 
@@ -173,9 +182,10 @@ def median(xs):
 
 
 def bw_samples(verb):
-    pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS)), BS, 3)
+    pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS),
+                               "-f", str(MARGIN)), BS, 3)
     rf = fio_rdma(verb)
-    job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw")
+    job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw", BW_TIME)
     return pt, rf, mib_s(job, ddir)
 
 
@@ -183,12 +193,13 @@ def lat_samples(verb):
     typ = perftest_row(perftest(f"ib_{verb}_lat", "-s", "8", "-n", "2000"), 8, 4)
     # ib_read_lat is a full round trip; write/send are half of one.
     rt = typ if verb == "read" else (typ * 2 if typ else None)
-    job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat")
+    job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat", LAT_TIME)
     return rt, None, p50_us(job, ddir)
 
 
 def fio_lat_samples(_verb):
-    job, ddir = librdmaio("read", 8, 1, "read-lat-total", "--lat_percentiles=1")
+    job, ddir = librdmaio("read", 8, 1, "read-lat-total", LAT_TIME,
+                          "--lat_percentiles=1")
     return None, fio_rdma_read_lat(), p50_us(job, ddir, "lat_ns")
 
 
@@ -228,7 +239,8 @@ def main():
     os.makedirs(os.path.join(REPO, "results"), exist_ok=True)
     path = os.path.join(REPO, "results", f"bench-{stamp}.json")
     doc = {"kind": "rdmaio-bench/1", "time": stamp, "device": DEV, "server_ip": IP,
-           "seconds_per_test": SECS, "rounds": ROUNDS, "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH,
+           "seconds_per_test": SECS, "rounds": ROUNDS,
+           "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH, "bandwidth_margin_seconds": MARGIN,
            "client_cpu": None if CPU is None else int(CPU),
            "lab": os.environ.get("RDMAIO_LAB") == "1",
            "fio": subprocess.run(["fio", "--version"], capture_output=True,

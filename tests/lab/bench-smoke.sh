@@ -1,0 +1,53 @@
+#!/bin/bash
+# lab-run: --softroce --timeout 600
+# `make bench` end to end, one short round: every tool runs, perftest's output
+# is parsed, and the result JSON holds every row with a figure for librdmaio.
+# It asserts what the bench reports, never how fast anything was.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+tmp=$(mktemp -d)
+
+bench() {
+	BENCH_SECONDS=4 BENCH_ROUNDS=1 scripts/bench-run.py >"$tmp/out" 2>"$tmp/err" || {
+		cat "$tmp/out" "$tmp/err"
+		return 1
+	}
+	cat "$tmp/out"
+}
+check "bench: one round of every metric, exit 0" bench
+
+result() {
+	local f
+	f=$(sed -n 's/^result: //p' "$tmp/out")
+	[ -n "$f" ] && [ -f "$f" ] || { echo "no result file in: $(cat "$tmp/out")"; return 1; }
+	python3 - "$f" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+def want(cond, what):
+    if not cond:
+        bad.append(what)
+want(doc["kind"] == "rdmaio-bench/1", "kind")
+want(doc["rounds"] == 1 and doc["seconds_per_test"] == 4, "rounds/seconds")
+# perftest's -D margin (a quarter) is fio's ramp_time for bandwidth.
+want(doc["bandwidth_margin_seconds"] == 1, "bandwidth_margin_seconds")
+want(doc["client_cpu"] == 1, "client_cpu (the last of the lab's two CPUs)")
+rows = {r["metric"]: r for r in doc["rows"]}
+want(len(rows) == 7, "7 rows, got %d" % len(rows))
+for name, r in rows.items():
+    want(r["librdmaio"] and r["librdmaio"] > 0, "librdmaio figure of " + name)
+    want(len(r["samples"]["librdmaio"]) == 1, "one librdmaio sample in " + name)
+    # perftest has a figure for everything but fio's own total latency row.
+    if "fio total lat" not in name:
+        want(r["perftest"] and r["perftest"] > 0, "perftest figure of " + name)
+        want(r["vs_perftest"] == round(r["librdmaio"] / r["perftest"], 3),
+             "ratio of " + name)
+for m in bad:
+    print("BAD:", m)
+print(json.dumps(doc["rows"], indent=1)[:3000] if bad else "all rows complete")
+sys.exit(1 if bad else 0)
+PY
+}
+check "bench: the result JSON has every row, ratio and setting" result
+done_testing
