@@ -19,6 +19,8 @@ int rio_client_commit(struct rio_client *c);
 int rio_client_getevents(struct rio_client *c, unsigned int min,
 			 unsigned int max, const struct timespec *t);
 struct io_u *rio_client_event(struct rio_client *c, int i);
+/* At the job's end: what the job's compare-and-swaps found. */
+void rio_client_report(const struct rio_client *c);
 void rio_client_close(struct rio_client *c);
 void rio_client_delete(struct rio_client **c);
 

@@ -19,6 +19,9 @@ struct rio_cqp {
 	struct ibv_send_wr *first, *last; /* staged since the last commit */
 };
 
+/* cmp_swap swaps a word holding this for 1. */
+#define RIO_SWAP_COMPARE 0
+
 struct rio_client {
 	struct thread_data *td;
 	const struct rio_opts *o;
@@ -49,6 +52,9 @@ struct rio_client {
 	bool dead;
 	struct timespec dead_since; /* when getevents first saw dead */
 	bool flush_told;
+	/* cmp_swap: completed compares, and those that found the compare
+	 * value and swapped. */
+	uint64_t compared, swapped;
 	unsigned int nqps;
 	struct rio_cqp qps[];
 };

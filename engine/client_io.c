@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The client's data path: fio I/O units become work requests, staged per
  * queue pair in queue, posted as one chain per queue pair in commit, and
- * retired from the CQ in getevents. Allocates nothing, logs only errors. */
+ * retired from the CQ in getevents. Allocates nothing and logs only errors,
+ * and at the job's end what its compare-and-swaps found. */
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +86,9 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 		wr->wr.atomic.remote_addr = c->base + io_u->offset;
 		wr->wr.atomic.rkey = c->rkey;
 		wr->wr.atomic.compare_add =
-			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
+			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
+				? 1
+				: RIO_SWAP_COMPARE;
 		wr->wr.atomic.swap = 1;
 	} else {
 		wr->wr.rdma.remote_addr = c->base + io_u->offset;
@@ -214,6 +217,19 @@ static void rio_client_wc_error(struct rio_client *c, const struct ibv_wc *wc,
 	rio_err("client job: %s", msg);
 }
 
+/* The word's old value is in the I/O buffer, in the byte order the device
+ * writes (not the same on every device); the compare value 0 reads the
+ * same in both. */
+static void rio_client_count_swap(struct rio_client *c, const struct io_u *io_u)
+{
+	uint64_t old;
+
+	memcpy(&old, io_u->xfer_buf, sizeof(old));
+	c->compared++;
+	if (old == RIO_SWAP_COMPARE)
+		c->swapped++;
+}
+
 static void rio_client_reap(struct rio_client *c, int n)
 {
 	int i;
@@ -233,6 +249,9 @@ static void rio_client_reap(struct rio_client *c, int n)
 			q->count--;
 			if (io_u == done && wc->status != IBV_WC_SUCCESS)
 				rio_client_wc_error(c, wc, io_u);
+			else if (c->write_op == IBV_WR_ATOMIC_CMP_AND_SWP &&
+				 io_u->ddir == DDIR_WRITE)
+				rio_client_count_swap(c, io_u);
 			rio_client_ready(c, io_u);
 			if (io_u == done)
 				break;
@@ -412,6 +431,17 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 	}
 	c->rgiven = c->rcount < max ? c->rcount : max;
 	return c->rgiven;
+}
+
+void rio_client_report(const struct rio_client *c)
+{
+	if (!c || !c->compared)
+		return;
+	rio_note(
+		"client job '%s': cmp_swap: %llu of %llu compares found %d and swapped it for 1; %llu found another value and left it",
+		c->td->o.name, (unsigned long long)c->swapped,
+		(unsigned long long)c->compared, RIO_SWAP_COMPARE,
+		(unsigned long long)(c->compared - c->swapped));
 }
 
 struct io_u *rio_client_event(struct rio_client *c, int i)

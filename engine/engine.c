@@ -86,7 +86,7 @@ static struct fio_option rio_options[] = {
 			  .help = "Writes are 8-byte atomic fetch-and-add of 1 (bs=8)" },
 			{ .ival = "cmp_swap",
 			  .oval = RIO_VERB_CMP_SWAP,
-			  .help = "Writes are 8-byte atomic compare(0)-and-swap(1) (bs=8)" },
+			  .help = "Writes are 8-byte atomic compare(0)-and-swap(1) (bs=8); the job's end says how many swapped" },
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group = FIO_OPT_G_RDMA,
@@ -335,6 +335,7 @@ static void rio_cleanup(struct thread_data *td)
 
 	if (!e)
 		return;
+	rio_client_report(e->client);
 	rio_client_delete(&e->client);
 	rio_target_delete(&e->target);
 	free(e);

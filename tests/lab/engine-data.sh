@@ -93,12 +93,10 @@ check_fails "verify_only of an unwritten region fails" nonzero \
 # cmp_swap over the whole region, twice: the second half's words were 0 and
 # are swapped to 1; the first half's are 3, unequal to the compare value 0,
 # and stay 3 (an unconditional write would make them 1: the last reader
-# expects 1 there and must fail). The values an atomic returns land in the
-# client's I/O buffer, but fio checks data only on reads, and an atomic is
-# a write I/O: it never looks at them. So a second cmp_swap pass over words
-# holding 1 (old value 1, no swap) leaves memory as a swap would; what it
-# shows is that the pass completes and changes nothing, and the no-swap
-# rule itself is proven on the words holding 3.
+# expects 1 there and must fail). The old values the compare-and-swaps
+# return land in each client's I/O buffer, and the engine counts those that
+# were 0 (a swap) in a line at the job's end: 1024 of swap1's 2048, none of
+# swap2's (the words hold 3 and 1 by then).
 atomics() {
 	local p=7530 E=(--ioengine=external:"$SO")
 	local C=(--hostname="$IP" --port=$p --connect_timeout=60)
@@ -117,10 +115,13 @@ atomics() {
 		--name=read1 --wait_for=read3 "${E[@]}" "${C[@]}" "${R[@]}" \
 		--offset=8k --verify_pattern=0x0100000000000000 \
 		--name=read-swapped --wait_for=read1 "${E[@]}" "${C[@]}" "${R[@]}" \
-		--verify_pattern=0x0100000000000000
+		--verify_pattern=0x0100000000000000 2>"$tmp/atomics.err"
 	# read-swapped fails by design: fio exits 1; the JSON says which.
-	python3 - "$tmp/atomics.json" <<'PY'
-import json, sys
+	python3 - "$tmp/atomics.json" "$tmp/atomics.err" <<'PY'
+import json, re, sys
+err = open(sys.argv[2]).read()
+swaps = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(
+    r"client job '(\w+)': cmp_swap: (\d+) of (\d+) compares found 0", err)}
 text = open(sys.argv[1]).read()
 jobs = {j["jobname"]: j for j in json.loads(text[text.index("{"):])["jobs"]}
 want = {  # job: (error, bytes read, bytes written)
@@ -139,10 +140,43 @@ for name, (err, rd, wr) in want.items():
     ok = got is not None and got[0] == err and rd in (None, got[1]) and wr in (None, got[2])
     print("%s %s: error, read, written = %s (want %s)" % ("ok" if ok else "BAD", name, got, (err, rd, wr)))
     bad |= not ok
-sys.exit(bad)
+# swapped, compared; fetch_add jobs print no such line.
+want_swaps = {"swap1": (1024, 2048), "swap2": (0, 2048)}
+ok = swaps == want_swaps
+print("%s cmp_swap lines: %s (want %s)" % ("ok" if ok else "BAD", swaps, want_swaps))
+sys.exit(bad or not ok)
 PY
 }
 check "atomics: fetch_add x3 reads back 3, cmp_swap swaps 0 to 1 and leaves 3" atomics
+
+# Four client processes, each its own connection and queue pair, race
+# cmp_swap(0 -> 1) over the same 1024 fresh words: an atomic swap lets
+# exactly one of them win each word, so their swaps add up to 1024 (a
+# read-then-write would let several win), and every word reads back 1.
+atomics_race() {
+	local p=7590 E=(--ioengine=external:"$SO")
+	local C=(--hostname="$IP" --port=$p --connect_timeout=60)
+	timeout 240 fio --output-format=json --output="$tmp/race.json" \
+		--name=t-race "${E[@]}" --listen --port=$p --verb=cmp_swap \
+		--size=8k --clients=5 \
+		--name=race "${E[@]}" "${C[@]}" --verb=cmp_swap --rw=write \
+		--bs=8 --size=8k --iodepth=16 --numjobs=4 \
+		--name=read1 --wait_for=race "${E[@]}" "${C[@]}" --verb=read \
+		--rw=read --bs=4k --size=8k --verify=pattern \
+		--verify_pattern=0x0100000000000000 2>"$tmp/race.err" || {
+		cat "$tmp/race.err"
+		return 1
+	}
+	python3 - "$tmp/race.err" <<'PY'
+import re, sys
+got = [(int(a), int(b)) for a, b in re.findall(
+    r"client job 'race': cmp_swap: (\d+) of (\d+) compares found 0", open(sys.argv[1]).read())]
+print("per job (swapped, compared):", got)
+ok = len(got) == 4 and all(b == 1024 for _, b in got) and sum(a for a, _ in got) == 1024
+sys.exit(0 if ok else "want 4 jobs of 1024 compares whose swaps add up to 1024")
+PY
+}
+check "atomics: four connections racing cmp_swap on 1024 words win 1024 swaps in all" atomics_race
 
 # Huge pages through fio's own iomem=: fio allocates each job's I/O buffers
 # in huge pages and librdmaio registers that area once (a client's MR, a
