@@ -19,8 +19,9 @@ struct rio_cqp {
 	struct ibv_send_wr *first, *last; /* staged since the last commit */
 };
 
-/* cmp_swap swaps a word holding this for 1. */
+/* cmp_swap swaps a word holding RIO_SWAP_COMPARE for RIO_SWAP_VALUE. */
 #define RIO_SWAP_COMPARE 0
+#define RIO_SWAP_VALUE 1
 
 struct rio_client {
 	struct thread_data *td;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The client's data path: fio I/O units become work requests, staged per
  * queue pair in queue, posted as one chain per queue pair in commit, and
- * retired from the CQ in getevents. Allocates nothing and logs only errors,
- * and at the job's end what its compare-and-swaps found. */
+ * retired from the CQ in getevents. Allocates nothing, logs only errors. */
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -89,7 +89,7 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
 				? 1
 				: RIO_SWAP_COMPARE;
-		wr->wr.atomic.swap = 1;
+		wr->wr.atomic.swap = RIO_SWAP_VALUE;
 	} else {
 		wr->wr.rdma.remote_addr = c->base + io_u->offset;
 		wr->wr.rdma.rkey = c->rkey;
@@ -435,13 +435,23 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 
 void rio_client_report(const struct rio_client *c)
 {
+	char line[384];
+
 	if (!c || !c->compared)
 		return;
-	rio_note(
-		"client job '%s': cmp_swap: %llu of %llu compares found %d and swapped it for 1; %llu found another value and left it",
-		c->td->o.name, (unsigned long long)c->swapped,
+	snprintf(
+		line, sizeof(line),
+		"rdmaio: client job '%s' to %s: cmp_swap: %llu of %llu compares found %d and swapped it for %d; %llu found another value and left it\n",
+		c->td->o.name, c->peer, (unsigned long long)c->swapped,
 		(unsigned long long)c->compared, RIO_SWAP_COMPARE,
-		(unsigned long long)(c->compared - c->swapped));
+		RIO_SWAP_VALUE, (unsigned long long)(c->compared - c->swapped));
+	/* Not an error, so not through rio_err: fio's log_err also writes
+	 * into an --output file, which must stay fio's JSON. The backend of
+	 * a fio --client run still relays it to the client. */
+	if (f_err == stderr || is_backend)
+		log_err("%s", line);
+	else
+		fputs(line, stderr);
 }
 
 struct io_u *rio_client_event(struct rio_client *c, int i)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cm.h"
 #include "errmsg.h"
@@ -59,10 +60,36 @@ void rio_cm_addr_str(const struct sockaddr *sa, char *buf, size_t len)
 	}
 }
 
+/* librdmacm opens every RDMA device once per process, on first use, and
+ * keeps the handles. A job process that fio forks after a thread job used
+ * RDMA in fio's own process inherits them, and they do not work there:
+ * Soft-RoCE's first post fails with EACCES, other devices may fault. The
+ * process that first used librdmacm through this engine is noted; a job
+ * in another process that sees a note at all inherited it. */
+static pid_t rio_cm_owner;
+
+static int rio_cm_claim(void)
+{
+	pid_t self = getpid();
+	pid_t owner = __atomic_load_n(&rio_cm_owner, __ATOMIC_ACQUIRE);
+
+	if (owner && owner != self) {
+		rio_err("this job runs in a process fio forked after a thread job had used RDMA in fio's own process (pid %d), and librdmacm's device handles do not work across fork; set thread for every job of the run, or for none",
+			(int)owner);
+		return -EPERM;
+	}
+	__atomic_store_n(&rio_cm_owner, self, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int rio_cm_channel_new(struct rdma_event_channel **ch)
 {
 	int flags, err;
 
+	*ch = NULL;
+	err = rio_cm_claim();
+	if (err)
+		return err;
 	*ch = rdma_create_event_channel();
 	if (!*ch) {
 		err = errno;

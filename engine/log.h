@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* One way to report errors (and job summaries): through fio's log_err, so messages reach the
+/* One way to report errors: through fio's log_err, so messages reach the
  * terminal of a fio --client too. Unit tests provide their own log_err. */
 #ifndef RIO_LOG_H
 #define RIO_LOG_H
@@ -12,9 +12,6 @@ ssize_t log_err(const char *format, ...)
 
 /* A plain message: object, cause and fix in one line. */
 #define rio_err(fmt, ...) log_err("rdmaio: " fmt "\n", ##__VA_ARGS__)
-
-/* Not an error: a summary at a job's end, on the same stream. */
-#define rio_note(fmt, ...) log_err("rdmaio: " fmt "\n", ##__VA_ARGS__)
 
 /* A failed library call: the call with its arguments, then strerror(err). */
 #define rio_err_call(err, call_fmt, ...)                                       \
