@@ -194,7 +194,8 @@ sed -n 's/^winners: /# cmp_swap race: jobs that won swaps: /p' "$tmp/race.out"
 # librdmacm opens the devices once per process and keeps them: a job process
 # fio forks after a thread job used RDMA in fio's own process inherits
 # handles that do not work there (Soft-RoCE: EACCES on the first post).
-# Such a job is refused at once with the fix; the thread jobs still pass.
+# Such a job must be refused before it touches them, with the message that
+# says how to run the file.
 mixed() {
 	local p=7595 E=(--ioengine=external:"$SO")
 	local C=(--hostname="$IP" --port=$p --connect_timeout=60)
