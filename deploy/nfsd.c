@@ -270,29 +270,6 @@ static int run_step(enum nr_nfsd_step step, const struct nr_nfsd_req *req)
 	}
 }
 
-/* Starts a daemon that forks itself into the background. */
-static int ensure_daemon(const char *comm, const char *why)
-{
-	char *argv[] = { (char *)comm, NULL };
-	char fix[128];
-	int ret;
-
-	if (nr_proc_running(comm))
-		return 0;
-	/* rpcbind's state folder comes from systemd-tmpfiles, which a
-	 * minimal system lacks. */
-	if (!strcmp(comm, "rpcbind"))
-		mkdir("/run/rpcbind", 0755);
-	ret = nr_spawn_wait(argv);
-	if (ret == 0 && nr_proc_running(comm))
-		return 0;
-	snprintf(fix, sizeof(fix),
-		 "install nfs-kernel-server/rpcbind and run '%s' to see why",
-		 comm);
-	nr_diag(fix, "%s (%s) did not start (status %d)", comm, why, ret);
-	return ret < 0 ? ret : -ESRCH;
-}
-
 static int exportfs_sync(void)
 {
 	char *argv[] = { "exportfs", "-r", NULL };
@@ -306,6 +283,8 @@ static int exportfs_sync(void)
 
 int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 {
+	char *rpcbind[] = { "rpcbind", NULL },
+	     *mountd[] = { "rpc.mountd", NULL };
 	enum nr_nfsd_step steps[NR_NFSD_NSTEPS];
 	struct nr_nfsd_state st;
 	int n, i, ret, was_running;
@@ -322,7 +301,7 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	}
 	was_running = st.running;
 	if (strstr(req->versions, "+3") &&
-	    (ret = ensure_daemon("rpcbind", "NFSv3 port registration")))
+	    (ret = nr_daemon_ensure(rpcbind, "NFSv3 port registration")))
 		return ret;
 	if (!getenv("NFSRDMA_ROOT") && (ret = exportfs_sync()))
 		return ret;
@@ -342,7 +321,7 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	if (ret)
 		return ret;
 	if (!getenv("NFSRDMA_ROOT") &&
-	    (ret = ensure_daemon("rpc.mountd", "export upcalls")))
+	    (ret = nr_daemon_ensure(mountd, "export upcalls")))
 		return ret;
 	ret = nr_nfsd_read_state(req->rdma_port, &st);
 	if (!ret && (!st.has_rdma || st.threads <= 0)) {

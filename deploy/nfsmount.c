@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 #include "log.h"
 #include "mounts.h"
 #include "nfsmount.h"
+#include "spawn.h"
+
+#define RPCBIND_PORT 111
 
 int nr_mount_split(const char *spec, char *server, size_t slen, char *path,
 		   size_t plen)
@@ -355,6 +359,102 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 	return -EBUSY;
 }
 
+/* 0 when a TCP connection to addr:port opens within timeout_ms, else -errno
+ * (-ECONNREFUSED: nothing listens there). */
+static int tcp_probe(const char *addr, int port, int timeout_ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST },
+			*ai;
+	struct pollfd p = { .events = POLLOUT };
+	socklen_t sl = sizeof(int);
+	char portstr[16];
+	int err = 0;
+
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	if (getaddrinfo(addr, portstr, &hints, &ai))
+		return -EINVAL;
+	p.fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		      0);
+	if (p.fd < 0) {
+		err = -errno;
+	} else if (connect(p.fd, ai->ai_addr, ai->ai_addrlen) &&
+		   errno != EINPROGRESS) {
+		err = -errno;
+	} else if (poll(&p, 1, timeout_ms) != 1) {
+		err = -ETIMEDOUT;
+	} else if (getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &err, &sl)) {
+		err = -errno;
+	} else {
+		err = -err;
+	}
+	if (p.fd >= 0)
+		close(p.fd);
+	freeaddrinfo(ai);
+	return err;
+}
+
+/*
+ * An NFSv3 mount needs rpcbind here too: the kernel's lock manager (lockd)
+ * registers with this host's rpcbind, and without it the mount fails with
+ * ECONNREFUSED, as if the server had refused. rpc.statd answers the
+ * server's lock recovery; mount.nfs refuses to mount without it unless
+ * "nolock" is given, and so does this.
+ */
+static int v3_client_daemons(const struct nr_mount_req *req)
+{
+	char *rpcbind[] = { "rpcbind", NULL };
+	char *statd[] = { "rpc.statd", "--no-notify", NULL };
+	int ret;
+
+	if (strcmp(req->vers, "3") ||
+	    (req->extra && strstr(req->extra, "nolock")))
+		return 0;
+	ret = nr_daemon_ensure(rpcbind, "this client's port registration, "
+					"which NFSv3's lock manager needs");
+	if (!ret)
+		ret = nr_daemon_ensure(statd, "NFSv3 lock recovery on this "
+					      "client");
+	return ret;
+}
+
+/*
+ * ECONNREFUSED from an NFSv3 mount has three sources: this host's rpcbind
+ * (lockd), the server's rpcbind (MOUNT asks it for mountd's port) and the
+ * server's NFS listener. Returns 1 after naming the one that refused.
+ */
+static int explain_v3_refused(const struct nr_mount_req *req,
+			      const char *server, const char *addr)
+{
+	char fix[512];
+
+	if (strcmp(req->vers, "3"))
+		return 0;
+	if (tcp_probe(strchr(addr, ':') ? "::1" : "127.0.0.1", RPCBIND_PORT,
+		      2000) == -ECONNREFUSED &&
+	    !(req->extra && strstr(req->extra, "nolock"))) {
+		nr_diag("start it: rpcbind (or mount with -o nolock, and no "
+			"locks cross hosts)",
+			"mount %s: this client runs no rpcbind, so the kernel's "
+			"NFSv3 lock manager could not start (the refusal is "
+			"local, not the server's)",
+			req->spec);
+		return 1;
+	}
+	if (tcp_probe(addr, RPCBIND_PORT, 3000) == -ECONNREFUSED) {
+		snprintf(fix, sizeof(fix),
+			 "on %s run 'nfsrdma server start' (it starts rpcbind "
+			 "for NFSv3)",
+			 server);
+		nr_diag(fix,
+			"mount %s: %s runs no rpcbind (TCP port 111 refused), "
+			"and NFSv3's MOUNT call asks it where mountd is",
+			req->spec, server);
+		return 1;
+	}
+	return 0;
+}
+
 static int retryable(int err)
 {
 	return err == -ECONNREFUSED || err == -ETIMEDOUT || err == -EAGAIN ||
@@ -394,7 +494,9 @@ int nr_mount(const struct nr_mount_req *req)
 		return ret;
 	if ((!strcmp(req->proto, "rdma") &&
 	     (ret = nr_module_load("rpcrdma", "NFS/RDMA client transport"))) ||
-	    (ret = nr_module_load(fstype[3] ? "nfsv4" : "nfsv3", "NFS client")))
+	    (ret = nr_module_load(fstype[3] ? "nfsv4" : "nfsv3",
+				  "NFS client")) ||
+	    (ret = v3_client_daemons(req)))
 		return ret;
 	for (;;) {
 		ret = do_mount(fstype, src, opts, req->mountpoint, msg,
@@ -405,7 +507,9 @@ int nr_mount(const struct nr_mount_req *req)
 		sleep(2);
 	}
 	if (ret) {
-		nr_mount_explain(ret, req, server, caddr, msg);
+		if (ret != -ECONNREFUSED ||
+		    !explain_v3_refused(req, server, addr))
+			nr_mount_explain(ret, req, server, caddr, msg);
 		return ret;
 	}
 	/* The mount table is the proof of what the kernel really did. */

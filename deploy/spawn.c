@@ -5,28 +5,62 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "spawn.h"
 #include "sysfile.h"
 
-extern char **environ;
+int nr_helper_path(const char *name, char *out, size_t len)
+{
+	const char *dir = NR_HELPER_DIRS, *end;
+	struct stat st;
+	int n;
+
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL;
+	for (; *dir; dir = *end ? end + 1 : end) {
+		end = strchrnul(dir, ':');
+		n = snprintf(out, len, "%.*s/%s", (int)(end - dir), dir, name);
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		if (!stat(out, &st) && S_ISREG(st.st_mode) &&
+		    !access(out, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
 
 int nr_spawn_wait(char *const argv[])
 {
+	static char *const clean_env[] = { "PATH=" NR_HELPER_DIRS, "LC_ALL=C",
+					   NULL };
+	char path[4096], fix[256];
 	int ret, status;
 	pid_t pid;
 
-	ret = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	ret = nr_helper_path(argv[0], path, sizeof(path));
 	if (ret) {
-		nr_call_err(ret, "posix_spawnp(%s)", argv[0]);
+		snprintf(
+			fix, sizeof(fix),
+			"install the package that ships %s (nfs-kernel-server, "
+			"nfs-common or rpcbind)",
+			argv[0]);
+		nr_diag(fix, "helper %s: not found in %s", argv[0],
+			NR_HELPER_DIRS);
+		return ret;
+	}
+	ret = posix_spawn(&pid, path, NULL, NULL, argv, clean_env);
+	if (ret) {
+		nr_call_err(ret, "posix_spawn(%s)", path);
 		return -ret;
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;
-			nr_call_err(ret, "waitpid(%s)", argv[0]);
+			nr_call_err(ret, "waitpid(%s)", path);
 			return ret;
 		}
 	}
@@ -62,4 +96,28 @@ int nr_proc_running(const char *comm)
 	}
 	closedir(d);
 	return found;
+}
+
+int nr_daemon_ensure(char *const argv[], const char *why)
+{
+	char fix[160];
+	int ret;
+
+	if (nr_proc_running(argv[0]))
+		return 0;
+	/* Their state folders come from systemd-tmpfiles and the package
+	 * scripts, which a minimal system may lack. */
+	if (!strcmp(argv[0], "rpcbind"))
+		mkdir("/run/rpcbind", 0755);
+	ret = nr_spawn_wait(argv);
+	if (ret == -ENOENT)
+		return ret;
+	if (ret == 0 && nr_proc_running(argv[0]))
+		return 0;
+	snprintf(fix, sizeof(fix),
+		 "install nfs-kernel-server/nfs-common/rpcbind and run '%s' to "
+		 "see why",
+		 argv[0]);
+	nr_diag(fix, "%s (%s) did not start (status %d)", argv[0], why, ret);
+	return ret < 0 ? ret : -ESRCH;
 }

@@ -1,16 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Other programs (exportfs, rpc.mountd, rpcbind) run only through
- * posix_spawnp with an argv array: no shell parses anything.
+ * Other programs (exportfs, rpc.mountd, rpcbind, rpc.statd) run only through
+ * posix_spawn with an argv array: no shell parses anything. nfsrdma runs as
+ * root, so a helper is looked up in the system's own folders, never in the
+ * caller's PATH, and starts with a clean environment.
  */
 #ifndef NR_SPAWN_H
 #define NR_SPAWN_H
 
-/* Runs argv[0] from PATH and waits; returns its exit status (0-255),
- * 128 + signal when killed, or -errno when it could not start. */
+#include <stddef.h>
+
+/* The system folders helpers are taken from, in order, ':'-separated. */
+#define NR_HELPER_DIRS "/usr/sbin:/usr/bin:/sbin:/bin"
+
+/* Writes the absolute path of helper name (a bare name) into out; -ENOENT
+ * when none of NR_HELPER_DIRS has it as an executable file. */
+int nr_helper_path(const char *name, char *out, size_t len);
+
+/* Runs helper argv[0] (a bare name, see nr_helper_path) and waits; returns
+ * its exit status (0-255), 128 + signal when killed, or -errno when it could
+ * not start (after saying why). */
 int nr_spawn_wait(char *const argv[]);
 
 /* 1 when a process whose /proc/PID/comm is comm runs, else 0. */
 int nr_proc_running(const char *comm);
+
+/*
+ * Makes sure daemon argv[0], which forks itself into the background, runs:
+ * nothing when a process of that name is already there, else starts it and
+ * checks it stayed. why says what it is for, in the message when it does not
+ * start. Returns 0 or a negative code after saying why.
+ */
+int nr_daemon_ensure(char *const argv[], const char *why);
 
 #endif

@@ -14,8 +14,11 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
+
 #include "log.h"
 #include "nfsd.h"
+#include "spawn.h"
 
 static void plan_str(const struct nr_nfsd_req *req,
 		     const struct nr_nfsd_state *st, char *out, size_t len)
@@ -129,6 +132,29 @@ static void portlist_has__whole_lines_only(void **state)
 	assert_true(nr_nfsd_portlist_has("tcp 2049", "tcp", 2049));
 }
 
+/* Helpers come from the system's folders, whatever the caller's PATH says. */
+static void helper_path__system_folders_only(void **state)
+{
+	char path[4096];
+
+	(void)state;
+	assert_int_equal(setenv("PATH", "/nonexistent:.", 1), 0);
+	assert_int_equal(nr_helper_path("true", path, sizeof(path)), 0);
+	assert_true(!strcmp(path, "/usr/bin/true") ||
+		    !strcmp(path, "/bin/true"));
+	assert_int_equal(nr_helper_path("rdmaio-no-such-helper", path,
+					sizeof(path)),
+			 -ENOENT);
+	assert_int_equal(nr_helper_path("./true", path, sizeof(path)), -EINVAL);
+	assert_int_equal(nr_helper_path("true", path, 8), -ENAMETOOLONG);
+	nr_log_set_quiet(1);
+	assert_int_equal(nr_spawn_wait((char *[]){ "false", NULL }), 1);
+	assert_int_equal(
+		nr_spawn_wait((char *[]){ "rdmaio-no-such-helper", NULL }),
+		-ENOENT);
+	nr_log_set_quiet(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +166,7 @@ int main(void)
 		cmocka_unit_test(versions__default_list),
 		cmocka_unit_test(versions__rejects_unknown_and_empty),
 		cmocka_unit_test(portlist_has__whole_lines_only),
+		cmocka_unit_test(helper_path__system_folders_only),
 	};
 
 	nr_log_set_quiet(1);
