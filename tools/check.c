@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "fio.h"
+#include "hostmap.h"
 #include "host.h"
 #include "jutil.h"
 #include "log.h"
@@ -157,7 +158,8 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
 }
 
 static double links_ceiling(json_object *links, const char *host,
-			    const char *local_host, char *desc, size_t dlen)
+			    const struct rio_hostmap *hosts, char *desc,
+			    size_t dlen)
 {
 	double sum = 0;
 	json_object *l;
@@ -169,7 +171,7 @@ static double links_ceiling(json_object *links, const char *host,
 		l = json_object_array_get_idx(links, i);
 		/* The environment describes this host only. */
 		if (!strcmp(rio_json_str(l, "source"), "environment") &&
-		    strcmp(host, local_host))
+		    !rio_hostmap_is_local(hosts, host))
 			continue;
 		sum += rio_json_num(l, "ceiling_bytes_per_s", 0);
 		n++;
@@ -183,7 +185,7 @@ static double links_ceiling(json_object *links, const char *host,
 }
 
 static void ceiling_checks(json_object *arr, struct group *g, int ng,
-			   json_object *links, const char *local_host,
+			   json_object *links, const struct rio_hostmap *hosts,
 			   int *flagged)
 {
 	static const char *const dirs[] = { "read", "write" };
@@ -192,7 +194,7 @@ static void ceiling_checks(json_object *arr, struct group *g, int ng,
 	int i, d;
 
 	for (i = 0; i < ng; i++) {
-		ceil = links_ceiling(links, g[i].host, local_host, desc,
+		ceil = links_ceiling(links, g[i].host, hosts, desc,
 				     sizeof(desc));
 		for (d = 0; d < 2; d++) {
 			if (g[i].bw[d] <= 0)
@@ -223,7 +225,7 @@ static void ceiling_checks(json_object *arr, struct group *g, int ng,
 	}
 }
 
-json_object *rio_check_run(json_object *output, const char *local_host,
+json_object *rio_check_run(json_object *output, const struct rio_hostmap *hosts,
 			   json_object *links, json_object *warnings,
 			   int *flagged)
 {
@@ -238,7 +240,7 @@ json_object *rio_check_run(json_object *output, const char *local_host,
 		return arr;
 	/* Jobs in one fio group run at the same time: they share the link. */
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, local_host, &host);
+		e = rio_fio_entry(output, i, hosts, &host);
 		gid = (int)rio_json_num(e, "groupid", 0);
 		if (rio_json_num(e, "error", 0) != 0) {
 			snprintf(
@@ -263,7 +265,7 @@ json_object *rio_check_run(json_object *output, const char *local_host,
 		g[j].bw[1] +=
 			rio_json_num(rio_json_get(e, "write"), "bw_bytes", 0);
 	}
-	ceiling_checks(arr, g, ng, links, local_host, flagged);
+	ceiling_checks(arr, g, ng, links, hosts, flagged);
 	if (!rio_json_len(links))
 		rio_warn_add(
 			warnings, "no-link",

@@ -4,6 +4,8 @@
 
 #include <json-c/json.h>
 
+struct rio_hostmap;
+
 /* A link named on the command line (--link-gbps and friends). */
 struct rio_link_opt {
 	double rate_gbps; /* 0: none given */
@@ -32,7 +34,7 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
  * every job that reported an error. Adds a "no-link" warning when no link is
  * known. Returns the number of flagged checks through *flagged.
  */
-json_object *rio_check_run(json_object *output, const char *local_host,
+json_object *rio_check_run(json_object *output, const struct rio_hostmap *hosts,
 			   json_object *links, json_object *warnings,
 			   int *flagged);
 
@@ -50,8 +52,30 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
  * filename (an absolute path) lies on an NFS mount seen during the run: an
  * "nfs-transport" check that the mount's proto matches the name.
  */
-void rio_check_nfs_transport(json_object *output, const char *local_host,
+void rio_check_nfs_transport(json_object *output,
+			     const struct rio_hostmap *hosts,
 			     json_object *mounts, json_object *checks,
 			     int *flagged);
+
+/*
+ * Where a fio entry's files are: its own options before the global ones
+ * (fio's JSON keeps them apart), an absolute filename before a directory.
+ * NULL when neither is an absolute path; the caller frees it.
+ */
+char *rio_check_job_path(json_object *output, json_object *entry);
+
+/* The mount holding path: the longest mountpoint that is a prefix of it. */
+json_object *rio_check_mount_of(json_object *mounts, const char *path);
+
+/*
+ * For each job with a peer — its `hostname` (a librdmaio client, fio's net
+ * engine) or the NFS server of the mount its files lie on — a "loopback"
+ * check: flagged when the peer is an address of the host that ran the job,
+ * whose traffic then never crosses a link. facts maps each host name to
+ * {"addresses": [...], "mounts": [...]}; a host without addresses gets a
+ * skipped check.
+ */
+void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
+			json_object *facts, json_object *checks, int *flagged);
 
 #endif

@@ -236,7 +236,7 @@ static double spread(json_object *doc, int idx, const char *dir,
 {
 	json_object *out = rio_json_get(rio_json_get(doc, "fio"), "output");
 	const char *h;
-	json_object *d = rio_json_get(rio_fio_entry(out, idx, "", &h), dir);
+	json_object *d = rio_json_get(rio_fio_entry(out, idx, NULL, &h), dir);
 	double m = rio_json_num(d, mean, 0);
 
 	return m > 0 ? rio_json_num(d, dev, 0) / m : 0;

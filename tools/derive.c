@@ -6,6 +6,7 @@
 
 #include "derive.h"
 #include "fio.h"
+#include "hostmap.h"
 #include "jutil.h"
 #include "summary.h"
 
@@ -16,7 +17,7 @@ struct side {
 	int n;
 };
 
-static void collect(json_object *output, const char *local_host,
+static void collect(json_object *output, const struct rio_hostmap *hosts,
 		    const char *host, const char *jobname, struct side *s)
 {
 	int i, n = rio_fio_entry_count(output);
@@ -26,7 +27,7 @@ static void collect(json_object *output, const char *local_host,
 	s->e = NULL;
 	s->n = 0;
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, local_host, &h);
+		e = rio_fio_entry(output, i, hosts, &h);
 		if (strcmp(h, host) || !rio_json_str(e, "jobname") ||
 		    strcmp(rio_json_str(e, "jobname"), jobname))
 			continue;
@@ -145,15 +146,15 @@ static void compare_pair(json_object *arr, const char *host,
 		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
 }
 
-static int seen_before(json_object *output, const char *local_host, int upto,
-		       const char *host, const char *name)
+static int seen_before(json_object *output, const struct rio_hostmap *hosts,
+		       int upto, const char *host, const char *name)
 {
 	const char *h, *n;
 	json_object *e;
 	int i;
 
 	for (i = 0; i < upto; i++) {
-		e = rio_fio_entry(output, i, local_host, &h);
+		e = rio_fio_entry(output, i, hosts, &h);
 		n = rio_json_str(e, "jobname");
 		if (n && !strcmp(h, host) && !strcmp(n, name))
 			return 1;
@@ -161,7 +162,8 @@ static int seen_before(json_object *output, const char *local_host, int upto,
 	return 0;
 }
 
-json_object *rio_derive_comparisons(json_object *output, const char *local_host)
+json_object *rio_derive_comparisons(json_object *output,
+				    const struct rio_hostmap *hosts)
 {
 	json_object *arr = json_object_new_array(), *e;
 	int i, n = rio_fio_entry_count(output);
@@ -172,9 +174,9 @@ json_object *rio_derive_comparisons(json_object *output, const char *local_host)
 
 	/* Walk the RDMA jobs in fio's order so the output order is stable. */
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, local_host, &host);
+		e = rio_fio_entry(output, i, hosts, &host);
 		name = rio_json_str(e, "jobname");
-		if (!name || seen_before(output, local_host, i, host, name))
+		if (!name || seen_before(output, hosts, i, host, name))
 			continue;
 		tr = rio_summary_transport(name, &wlen);
 		if (!tr || strcmp(tr, "rdma"))
@@ -184,8 +186,8 @@ json_object *rio_derive_comparisons(json_object *output, const char *local_host)
 			free(workload);
 			continue;
 		}
-		collect(output, local_host, host, name, &r);
-		collect(output, local_host, host, tname, &t);
+		collect(output, hosts, host, name, &r);
+		collect(output, hosts, host, tname, &t);
 		if (r.n && t.n)
 			compare_pair(arr, host, workload, name, &r, tname, &t);
 		free(r.e);

@@ -4,6 +4,8 @@
 
 #include <json-c/json.h>
 
+struct rio_hostmap;
+
 /*
  * The result's "comparisons": for each host and workload that has both a
  * "<workload>-rdma" and a "<workload>-tcp" job, and each direction both
@@ -11,6 +13,6 @@
  * side with their RDMA/TCP ratio and completion latency percentiles.
  */
 json_object *rio_derive_comparisons(json_object *output,
-				    const char *local_host);
+				    const struct rio_hostmap *hosts);
 
 #endif

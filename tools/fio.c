@@ -7,9 +7,76 @@
 
 #include "file.h"
 #include "fio.h"
+#include "hostmap.h"
 #include "jutil.h"
 #include "log.h"
 #include "spawn.h"
+
+/*
+ * fio's chatter before its JSON that says nothing went wrong: the job
+ * lines ("NAME: (g=0): rw=...", "..." for numjobs), "Starting N processes",
+ * "NAME: Laying out IO file (...)", a passive job's "fio: waiting for
+ * connection", blank lines; in client mode each comes after "<HOST> ".
+ */
+static int noise(const char *line, size_t n)
+{
+	const char *end = line + n, *p;
+
+	if (n && line[0] == '<' && (p = memchr(line, '>', n)) && p + 1 < end) {
+		line = p + 2;
+		n = end > line ? (size_t)(end - line) : 0;
+	}
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+		n--;
+	if (!n || (n == 3 && !strncmp(line, "...", 3)) ||
+	    (n >= 9 && !strncmp(line, "Starting ", 9)) ||
+	    (n == 27 && !strncmp(line, "fio: waiting for connection", 27)))
+		return 1;
+	p = memchr(line, ':', n);
+	return p && (((size_t)(end - p) > 6 && !strncmp(p, ": (g=", 5)) ||
+		     ((size_t)(end - p) > 20 &&
+		      !strncmp(p, ": Laying out IO file", 20)));
+}
+
+/* Prints the lines of text[0..end) that are not noise, each after prefix. */
+static void print_kept(const char *prefix, const char *text, const char *end)
+{
+	const char *p, *eol;
+
+	for (p = text; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (!noise(p, eol - p))
+			fprintf(stderr, "%s%.*s\n", prefix, (int)(eol - p), p);
+	}
+}
+
+/* Warns with the lines before the JSON that are not noise. */
+static void warn_prefix(const char *name, const char *text, const char *json)
+{
+	const char *p, *eol;
+	char *kept = NULL;
+	size_t klen = 0;
+	FILE *f = open_memstream(&kept, &klen);
+
+	if (!f)
+		return;
+	for (p = text; p < json; p = eol + 1) {
+		eol = memchr(p, '\n', json - p);
+		if (!eol)
+			eol = json;
+		if (!noise(p, eol - p))
+			fprintf(f, "%s%.*s", klen ? "\n" : "", (int)(eol - p),
+				p);
+		fflush(f);
+	}
+	fclose(f);
+	if (klen)
+		RIO_WARN("%s: fio printed text before its JSON: %s", name,
+			 kept);
+	free(kept);
+}
 
 int rio_fio_parse(const char *text, size_t len, const char *name,
 		  json_object **output)
@@ -28,8 +95,7 @@ int rio_fio_parse(const char *text, size_t len, const char *name,
 		return -EINVAL;
 	}
 	if (p != text)
-		RIO_WARN("%s: fio printed text before its JSON: %.*s", name,
-			 (int)(p - text), text);
+		warn_prefix(name, text, p);
 	ret = rio_json_parse(p, len - (p - text), "fio output", name, output);
 	if (ret)
 		return ret;
@@ -71,8 +137,8 @@ int rio_fio_entry_count(json_object *output)
 	return n;
 }
 
-json_object *rio_fio_entry(json_object *output, int i, const char *local_host,
-			   const char **host)
+json_object *rio_fio_entry(json_object *output, int i,
+			   const struct rio_hostmap *hosts, const char **host)
 {
 	json_object *a = entries(output), *e;
 	int j;
@@ -82,9 +148,8 @@ json_object *rio_fio_entry(json_object *output, int i, const char *local_host,
 		if (is_sum(e))
 			continue;
 		if (i-- == 0) {
-			*host = rio_json_str(e, "hostname");
-			if (!*host)
-				*host = local_host;
+			*host = rio_hostmap_name(hosts,
+						 rio_json_str(e, "hostname"));
 			return e;
 		}
 	}
@@ -93,7 +158,7 @@ json_object *rio_fio_entry(json_object *output, int i, const char *local_host,
 
 struct argv_buf {
 	char **v;
-	char **owned; /* the "--client=HOST" strings */
+	char **owned; /* the "--client=HOST" and "--section=NAME" strings */
 	int nowned;
 };
 
@@ -105,29 +170,59 @@ static void free_argv(struct argv_buf *a)
 	free(a->v);
 }
 
-static json_object *build_argv(const struct rio_fio_run *r, struct argv_buf *a)
+static char *own(struct argv_buf *a, const char *opt, const char *val)
 {
-	int n = 2 + r->njobs * (r->nclients ? r->nclients : 1) + r->nclients;
-	json_object *arr;
-	int i, c, k = 0;
+	char *s;
 
+	if (asprintf(&s, "%s=%s", opt, val) < 0)
+		return NULL;
+	a->owned[a->nowned++] = s;
+	return s;
+}
+
+/*
+ * fio's client grammar: the job files right after --client=HOST go to that
+ * host, and the options after them (--section) apply to that host alone.
+ * With only set, just that job file, to the hosts that run some of it.
+ */
+static json_object *build_argv(const struct rio_fio_run *r, const char *only,
+			       struct argv_buf *a)
+{
+	int n = 2 + r->njobs, nown = 0, i, h, k = 0;
+	const struct rio_fio_host *ho;
+	json_object *arr;
+
+	for (h = 0; h < r->nhosts; h++) {
+		n += 1 + r->hosts[h].njobs + r->hosts[h].nsections;
+		nown += 1 + r->hosts[h].nsections;
+	}
 	a->v = calloc(n + 1, sizeof(*a->v));
-	a->owned = calloc(r->nclients + 1, sizeof(*a->owned));
+	a->owned = calloc(nown + 1, sizeof(*a->owned));
 	a->nowned = 0;
 	if (!a->v || !a->owned)
 		goto fail;
 	a->v[k++] = (char *)r->fio;
 	a->v[k++] = "--output-format=json+";
-	/* fio's client mode takes the job files after each --client. */
-	for (c = 0; c < (r->nclients ? r->nclients : 1); c++) {
-		if (r->nclients) {
-			if (asprintf(&a->owned[a->nowned], "--client=%s",
-				     r->clients[c]) < 0)
+	for (i = 0; !r->nhosts && i < r->njobs; i++)
+		a->v[k++] = r->jobs[i];
+	for (h = 0; h < r->nhosts; h++) {
+		ho = &r->hosts[h];
+		for (i = 0; only && i < ho->njobs && strcmp(ho->jobs[i], only);
+		     i++)
+			;
+		if (only && i == ho->njobs)
+			continue;
+		if (!(a->v[k++] = own(a, "--client", ho->client)))
+			goto fail;
+		for (i = 0; i < ho->njobs; i++)
+			if (!only || !strcmp(ho->jobs[i], only))
+				a->v[k++] = ho->jobs[i];
+		for (i = 0; i < ho->nsections; i++) {
+			if (only && strcmp(ho->jobs[ho->section_job[i]], only))
+				continue;
+			if (!(a->v[k++] = own(a, "--section", ho->sections[i])))
 				goto fail;
-			a->v[k++] = a->owned[a->nowned++];
 		}
-		for (i = 0; i < r->njobs; i++)
-			a->v[k++] = r->jobs[i];
 	}
 	arr = json_object_new_array();
 	for (i = 0; i < k; i++)
@@ -138,26 +233,30 @@ fail:
 	return NULL;
 }
 
-int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
-		int *exit_status, json_object **output)
+static int dash_name(const char *job)
 {
-	char *text = NULL;
+	RIO_ERR("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
+		job, job);
+	return -EINVAL;
+}
+
+/* One fio run: *output gets its JSON, runs its argv and exit status. */
+static int run_once(const struct rio_fio_run *r, const char *only,
+		    json_object *runs, int *exit_status, json_object **output)
+{
 	struct argv_buf argv = { 0 };
-	json_object *jargv;
+	json_object *jargv, *run;
+	char *text = NULL;
+	int fd, ret;
 	size_t len;
-	int fd, ret, i;
 
 	*output = NULL;
-	/* fio would take such a name for an option. */
-	for (i = 0; i < r->njobs; i++)
-		if (r->jobs[i][0] == '-') {
-			RIO_ERR("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
-				r->jobs[i], r->jobs[i]);
-			return -EINVAL;
-		}
-	jargv = build_argv(r, &argv);
+	jargv = build_argv(r, only, &argv);
 	if (!jargv)
 		return -ENOMEM;
+	run = json_object_new_object();
+	json_object_object_add(run, "argv", jargv);
+	json_object_array_add(runs, run);
 	fd = rio_file_scratch("rdmaio-fio");
 	if (fd < 0) {
 		ret = fd;
@@ -171,7 +270,11 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		goto out;
 	}
 	*exit_status = ret;
+	json_object_object_add(run, "exit_status", json_object_new_int(ret));
 	if (ret) {
+		/* In client mode the servers' messages came on fio's stdout. */
+		if (r->nhosts && !rio_file_read_fd(fd, &text, &len))
+			print_kept("rdmaio: fio said: ", text, text + len);
 		RIO_ERR("fio exited with status %d (its messages are above); no result written",
 			ret);
 		ret = -EIO;
@@ -184,14 +287,76 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
 		goto out;
 	}
 	ret = rio_fio_parse(text, len, "fio's stdout", output);
+	if (!ret)
+		json_object_object_add(run, "global_options",
+				       json_object_get(rio_json_get(
+					       *output, "global options")));
 out:
 	if (fd >= 0)
 		close(fd);
 	free(text);
 	free_argv(&argv);
-	if (ret)
-		json_object_put(jargv);
-	else
-		*argv_out = jargv;
+	return ret;
+}
+
+/* Joins a later run's client entries (not its "All clients" sum) into the
+ * first run's output. */
+static void join(json_object *into, json_object *more)
+{
+	json_object *dst = rio_json_get(into, "client_stats");
+	json_object *src = rio_json_get(more, "client_stats"), *e;
+	size_t i;
+
+	for (i = 0; dst && i < rio_json_len(src); i++) {
+		e = json_object_array_get_idx(src, i);
+		if (!is_sum(e))
+			json_object_array_add(dst, json_object_get(e));
+	}
+}
+
+static int has_sections(const struct rio_fio_run *r)
+{
+	int h;
+
+	for (h = 0; h < r->nhosts; h++)
+		if (r->hosts[h].nsections)
+			return 1;
+	return 0;
+}
+
+int rio_fio_run(const struct rio_fio_run *r, json_object **runs,
+		int *exit_status, json_object **output)
+{
+	json_object *one = NULL;
+	int i, ret = 0;
+
+	*output = NULL;
+	/* fio would take such a name for an option. */
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i][0] == '-')
+			return dash_name(r->jobs[i]);
+	*runs = json_object_new_array();
+	if (!has_sections(r))
+		ret = run_once(r, NULL, *runs, exit_status, output);
+	for (i = 0; has_sections(r) && i < r->njobs && !ret; i++) {
+		ret = run_once(r, r->jobs[i], *runs, exit_status, &one);
+		if (ret)
+			break;
+		if (!*output) {
+			*output = one;
+			/* Each run's [global] is one job file's: kept per run. */
+			json_object_object_del(*output, "global options");
+		} else {
+			join(*output, one);
+			json_object_put(one);
+		}
+		one = NULL;
+	}
+	if (ret) {
+		json_object_put(*output);
+		*output = NULL;
+		json_object_put(*runs);
+		*runs = NULL;
+	}
 	return ret;
 }

@@ -4,12 +4,26 @@
 
 #include <json-c/json.h>
 
+struct rio_hostmap;
+
+/* One fio --server host of a client/server run, and its share of the jobs. */
+struct rio_fio_host {
+	char *client; /* as fio --client= takes it: HOST[,PORT], sock:PATH */
+	const char *role; /* "server", "client", or NULL for --client */
+	int local; /* rdmaio started this fio --server on this host */
+	char **jobs; /* the job files sent there (not owned) */
+	int njobs;
+	char **sections; /* fio --section filters; none: every section */
+	int *section_job; /* the index in jobs[] of each section's file */
+	int nsections;
+};
+
 struct rio_fio_run {
 	const char *fio; /* binary, searched on PATH */
-	char *const *jobs;
+	char *const *jobs; /* every job file, in order */
 	int njobs;
-	char *const *clients; /* fio --client hosts, none for a local run */
-	int nclients;
+	const struct rio_fio_host *hosts; /* client/server mode; none: local */
+	int nhosts;
 	unsigned timeout_s; /* 0: no limit */
 	void (*tick)(void *); /* called about every 100 ms while fio runs */
 	void *tick_arg;
@@ -17,11 +31,16 @@ struct rio_fio_run {
 
 /*
  * Spawns fio with --output-format=json+ and its stdout in a temporary file,
- * then parses that JSON. *argv_out gets the exact argv as a JSON array.
- * Returns 0, or a negative code after printing why (fio missing, fio failed,
- * no JSON).
+ * then parses that JSON. With --section filters (hosts split by role), fio
+ * runs once per job file, since fio applies --section to the first job file
+ * it reads only; the runs follow one another, as fio runs job files, and
+ * their entries are joined into one output (fio's header from the first
+ * run, every run's client_stats; the runs' [global] options, which belong
+ * to one job file each, go to *runs). *runs gets {argv, exit_status,
+ * global_options} per fio run. Returns 0, or a negative code after printing
+ * why (fio missing, fio failed, no JSON).
  */
-int rio_fio_run(const struct rio_fio_run *r, json_object **argv_out,
+int rio_fio_run(const struct rio_fio_run *r, json_object **runs,
 		int *exit_status, json_object **output);
 
 /*
@@ -36,7 +55,7 @@ int rio_fio_parse(const char *text, size_t len, const char *name,
  * without fio's "All clients" sum) and the i-th one with its host.
  */
 int rio_fio_entry_count(json_object *output);
-json_object *rio_fio_entry(json_object *output, int i, const char *local_host,
-			   const char **host);
+json_object *rio_fio_entry(json_object *output, int i,
+			   const struct rio_hostmap *hosts, const char **host);
 
 #endif

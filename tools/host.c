@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <libgen.h>
+#include <netdb.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +100,32 @@ static json_object *cpu_describe(const char *root)
 	return o;
 }
 
+/* Every address of this host's interfaces, loopback included: the loopback
+ * check asks whether a job's peer was one of them. */
+static json_object *addresses(void)
+{
+	json_object *a = json_object_new_array();
+	struct ifaddrs *ifa, *i;
+	char buf[NI_MAXHOST];
+	socklen_t sl;
+
+	if (getifaddrs(&ifa))
+		return a;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET &&
+				     i->ifa_addr->sa_family != AF_INET6))
+			continue;
+		sl = i->ifa_addr->sa_family == AF_INET
+			     ? sizeof(struct sockaddr_in)
+			     : sizeof(struct sockaddr_in6);
+		if (!getnameinfo(i->ifa_addr, sl, buf, sizeof(buf), NULL, 0,
+				 NI_NUMERICHOST))
+			json_object_array_add(a, json_object_new_string(buf));
+	}
+	freeifaddrs(ifa);
+	return a;
+}
+
 json_object *rio_host_describe(const char *root)
 {
 	json_object *o = json_object_new_object(), *k;
@@ -117,6 +146,7 @@ json_object *rio_host_describe(const char *root)
 	json_object_object_add(o, "cpu", cpu_describe(root));
 	json_object_object_add(
 		o, "lab", json_object_new_boolean(lab && !strcmp(lab, "1")));
+	json_object_object_add(o, "addresses", addresses());
 	return o;
 }
 

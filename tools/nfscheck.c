@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "fio.h"
+#include "hostmap.h"
 #include "jutil.h"
 #include "summary.h"
 
@@ -16,11 +17,7 @@ static const char *const mismatch_causes[] = {
 	NULL,
 };
 
-/*
- * Where the job's files are: its own options before the global ones (fio's
- * JSON keeps them apart), and an absolute filename before a directory.
- */
-static char *job_path(json_object *output, json_object *entry)
+char *rio_check_job_path(json_object *output, json_object *entry)
 {
 	json_object *scopes[] = { rio_json_get(entry, "job options"),
 				  rio_json_get(output, "global options") };
@@ -38,8 +35,7 @@ static char *job_path(json_object *output, json_object *entry)
 	return NULL;
 }
 
-/* The mount holding path: the longest mountpoint that is a prefix of it. */
-static json_object *mount_of(json_object *mounts, const char *path)
+json_object *rio_check_mount_of(json_object *mounts, const char *path)
 {
 	json_object *best = NULL, *m;
 	size_t i, n, best_len = 0;
@@ -62,7 +58,8 @@ static json_object *mount_of(json_object *mounts, const char *path)
 	return best;
 }
 
-void rio_check_nfs_transport(json_object *output, const char *local_host,
+void rio_check_nfs_transport(json_object *output,
+			     const struct rio_hostmap *hosts,
 			     json_object *mounts, json_object *checks,
 			     int *flagged)
 {
@@ -73,14 +70,14 @@ void rio_check_nfs_transport(json_object *output, const char *local_host,
 	size_t wlen;
 
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, local_host, &host);
+		e = rio_fio_entry(output, i, hosts, &host);
 		name = rio_json_str(e, "jobname");
 		tr = name ? rio_summary_transport(name, &wlen) : NULL;
 		/* Mounts were read on this host: remote jobs cannot be told. */
-		if (!tr || strcmp(host, local_host))
+		if (!tr || !rio_hostmap_is_local(hosts, host))
 			continue;
-		path = job_path(output, e);
-		m = path ? mount_of(mounts, path) : NULL;
+		path = rio_check_job_path(output, e);
+		m = path ? rio_check_mount_of(mounts, path) : NULL;
 		if (!m) {
 			free(path);
 			continue;

@@ -18,6 +18,9 @@
 #include "envdoc.h"
 #include "file.h"
 #include "fio.h"
+#include "fiohosts.h"
+#include "fioserver.h"
+#include "hostmap.h"
 #include "jobfile.h"
 #include "jutil.h"
 #include "log.h"
@@ -25,6 +28,7 @@
 #include "remote.h"
 #include "report.h"
 #include "result.h"
+#include "spawn.h"
 
 #define EXIT_FLAGGED 3
 /* --remote-env's limit per host when --timeout is not given. */
@@ -33,8 +37,9 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmaio run [-o RESULT.json] [--client HOST]... [--remote-env CMD]\n"
-		"                  [--fio PATH] [--timeout S] [LINK] JOB.fio...\n"
+		"usage: rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [LINK]\n"
+		"                  [--remote-env CMD] JOB.fio... [--client HOST JOB.fio...]...\n"
+		"       rdmaio run [...] --server-host HOST --client-host HOST JOB.fio...\n"
 		"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n"
 		"       rdmaio check FIO_OR_RESULT.json [LINK]\n"
 		"       rdmaio report RESULT.json [--plot FILE.svg|FILE.png]\n"
@@ -42,9 +47,15 @@ static void usage(FILE *f)
 		"       rdmaio env [-o FILE] [--fio PATH]\n"
 		"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
 		"       states the link when it cannot be read from the RDMA devices\n"
-		"--remote-env CMD: before fio, run CMD once per --client HOST (split on\n"
-		"       blanks, no shell; %%h in a word becomes HOST) and record the\n"
-		"       `rdmaio env` document it prints, e.g. 'ssh %%h rdmaio env'\n"
+		"--client HOST: fio's client/server mode (fio --server runs on HOST);\n"
+		"       the job files after it run there, the others on every --client\n"
+		"--server-host/--client-host HOST: every job file's sections with\n"
+		"       `listen` (targets, TCP servers) run on the server host, the\n"
+		"       others on the client host; HOST 'local' is this host, through a\n"
+		"       fio --server that rdmaio starts on a private unix socket\n"
+		"--remote-env CMD: before fio, run CMD once per host that is not this\n"
+		"       one (split on blanks, no shell; %%h in a word becomes HOST) and\n"
+		"       record the `rdmaio env` document it prints, e.g. 'ssh %%h rdmaio env'\n"
 		"env:   print this host's versions, host and environment as JSON\n"
 		"       (schema rdmaio-env/1)\n");
 }
@@ -59,7 +70,9 @@ enum {
 	OPT_MTU,
 	OPT_PLOT,
 	OPT_NOISE,
-	OPT_REMOTE_ENV
+	OPT_REMOTE_ENV,
+	OPT_SERVER_HOST,
+	OPT_CLIENT_HOST
 };
 
 static const struct option opts[] = {
@@ -74,13 +87,23 @@ static const struct option opts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "remote-env", required_argument, NULL, OPT_REMOTE_ENV },
+	{ "server-host", required_argument, NULL, OPT_SERVER_HOST },
+	{ "client-host", required_argument, NULL, OPT_CLIENT_HOST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+/* One --client HOST and the job files that follow it. */
+struct client_arg {
+	const char *host;
+	char **jobs;
+	int njobs;
+};
+
 struct args {
 	const char *output, *fio, *fio_json, *plot, *remote_env;
-	char **clients;
+	const char *server_host, *client_host;
+	struct client_arg *clients;
 	int nclients;
 	unsigned timeout_s;
 	double noise;
@@ -104,28 +127,75 @@ static int number(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
+static int push_str(char ***v, int *n, char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
+}
+
+static int add_client(struct args *a, const char *host)
+{
+	struct client_arg *nc =
+		realloc(a->clients, (a->nclients + 1) * sizeof(*nc));
+
+	if (!nc)
+		return -ENOMEM;
+	a->clients = nc;
+	nc[a->nclients++] = (struct client_arg){ .host = host };
+	return 0;
+}
+
+/* A job file: the last --client's when one came before it, as in fio. */
+static int add_positional(struct args *a, char *arg)
+{
+	struct client_arg *c =
+		a->nclients ? &a->clients[a->nclients - 1] : NULL;
+
+	return c ? push_str(&c->jobs, &c->njobs, arg)
+		 : push_str(&a->pos, &a->npos, arg);
+}
+
+static void args_free(struct args *a)
+{
+	while (a->nclients)
+		free(a->clients[--a->nclients].jobs);
+	free(a->clients);
+	free(a->pos);
+}
+
 static int parse(int argc, char **argv, struct args *a)
 {
 	double v;
-	char **nc;
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->fio = "fio";
 	a->noise = 5;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	/* "-": operands come in order, so each knows the --client before it. */
+	while ((c = getopt_long(argc, argv, "-o:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 1:
+			if (add_positional(a, optarg))
+				return -ENOMEM;
+			break;
 		case 'o':
 			a->output = optarg;
 			break;
 		case OPT_CLIENT:
-			nc = realloc(a->clients,
-				     (a->nclients + 1) * sizeof(*nc));
-			if (!nc)
+			if (add_client(a, optarg))
 				return -ENOMEM;
-			a->clients = nc;
-			a->clients[a->nclients++] = optarg;
+			break;
+		case OPT_SERVER_HOST:
+			a->server_host = optarg;
+			break;
+		case OPT_CLIENT_HOST:
+			a->client_host = optarg;
 			break;
 		case OPT_FIO:
 			a->fio = optarg;
@@ -169,8 +239,9 @@ static int parse(int argc, char **argv, struct args *a)
 			return -EINVAL;
 		}
 	}
-	a->pos = argv + optind;
-	a->npos = argc - optind;
+	while (optind < argc)
+		if (add_positional(a, argv[optind++]))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -224,46 +295,148 @@ static int output_writable(const char *path)
 	return ret;
 }
 
-static int cmd_run(int argc, char **argv, struct args *a)
+/* Every job file once, in the order first given: the result's job_files. */
+static int all_jobs(const struct args *a, char ***jobs, int *n)
 {
-	struct rio_fio_run r = { 0 };
-	json_object *jobs = NULL, *fargv = NULL, *output = NULL, *doc = NULL;
-	json_object *mounts = NULL, *remote = NULL;
-	struct rio_mountwatch *watch = NULL;
-	struct rio_result_in in = { 0 };
-	char *out = NULL;
-	int ret, status = 0, flagged = 0;
+	int i, j, k;
 
-	if (!a->npos && !a->fio_json) {
-		RIO_ERR("run: no job file given (rdmaio run JOB.fio...)");
-		return 2;
+	*jobs = NULL;
+	*n = 0;
+	for (i = -1; i < a->nclients; i++) {
+		char **v = i < 0 ? a->pos : a->clients[i].jobs;
+		int nv = i < 0 ? a->npos : a->clients[i].njobs;
+
+		for (j = 0; j < nv; j++) {
+			for (k = 0; k < *n && strcmp((*jobs)[k], v[j]); k++)
+				;
+			if (k == *n && push_str(jobs, n, v[j]))
+				return -ENOMEM;
+		}
 	}
-	if (a->fio_json && a->nclients) {
-		RIO_ERR("run: --fio-json imports a finished run; --client cannot apply to it");
-		return 2;
+	return 0;
+}
+
+static int usage_error(const char *msg)
+{
+	RIO_ERR("run: %s", msg);
+	return 2;
+}
+
+/* The run's fio hosts, from --client or --server-host/--client-host.
+ * Returns 0, 1 (failed, said why) or 2 (usage). */
+static int plan_hosts(const struct args *a, struct rio_fio_host **hosts, int *n)
+{
+	int i, ret = 0;
+
+	*hosts = NULL;
+	*n = 0;
+	if (!a->server_host != !a->client_host)
+		return usage_error(
+			"--server-host and --client-host go together: give both (HOST 'local' is this host)");
+	if (a->server_host && a->nclients)
+		return usage_error(
+			"--client cannot join --server-host/--client-host: use one or the other");
+	if (a->fio_json && (a->nclients || a->server_host))
+		return usage_error(
+			"--fio-json imports a finished run; --client and --server-host/--client-host cannot apply to it");
+	if (a->server_host)
+		return rio_fiohosts_split(a->server_host, a->client_host,
+					  a->pos, a->npos, hosts, n)
+			       ? 1
+			       : 0;
+	for (i = 0; i < a->nclients && !ret; i++) {
+		const struct client_arg *c = &a->clients[i];
+
+		if (!c->njobs && !a->npos) {
+			RIO_ERR("run: --client %s: no job file for it: put the job files it runs after it, or before the first --client (they then run on every --client host without files of its own)",
+				c->host);
+			ret = 2;
+			break;
+		}
+		ret = rio_fiohosts_add(hosts, n, c->host,
+				       c->njobs ? c->jobs : a->pos,
+				       c->njobs ? c->njobs : a->npos)
+			      ? 1
+			      : 0;
 	}
-	if (a->remote_env && !a->nclients) {
-		RIO_ERR("run: --remote-env records the environment of --client hosts; give --client HOST (this host's own is always recorded)");
-		return 2;
+	if (ret) {
+		rio_fiohosts_free(*hosts, *n);
+		*hosts = NULL;
+		*n = 0;
 	}
-	out = a->output ? strdup(a->output)
-			: default_output(a->npos ? a->pos[0] : a->fio_json);
-	if (!out || output_writable(out) ||
-	    rio_jobfiles_record(a->pos, a->npos, &jobs)) {
-		free(out);
-		return 1;
+	return ret;
+}
+
+/*
+ * Each `local` host runs through a fio --server of ours on a private socket,
+ * one per host: fio's client merges what it sends to one address.
+ */
+static int start_local(const struct args *a, struct rio_fio_host *hosts, int n,
+		       struct rio_fioserver **srv)
+{
+	char *client;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!hosts[i].local)
+			continue;
+		rio_spawn_defer_signals();
+		if (rio_fioserver_start(a->fio, &srv[i]))
+			return -EIO;
+		client = strdup(rio_fioserver_client(srv[i]));
+		if (!client)
+			return -ENOMEM;
+		free(hosts[i].client);
+		hosts[i].client = client;
+	}
+	return 0;
+}
+
+static void stop_local(struct rio_fioserver **srv, int n)
+{
+	while (srv && n-- > 0)
+		rio_fioserver_stop(&srv[n]);
+}
+
+static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
+			int n, json_object **remote)
+{
+	int i, remotes = 0;
+
+	*remote = NULL;
+	for (i = 0; i < n; i++)
+		remotes += !hosts[i].local;
+	if (!a->remote_env)
+		return 0;
+	if (!remotes) {
+		RIO_ERR("run: --remote-env records the environment of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always recorded)");
+		return 2;
 	}
 	/* Before fio: a broken remote command fails in seconds, not after. */
-	if (a->remote_env &&
-	    rio_remote_gather(a->remote_env, a->clients, a->nclients,
+	if (rio_remote_gather(a->remote_env, hosts, n,
 			      a->timeout_s ? a->timeout_s
 					   : REMOTE_ENV_TIMEOUT_S,
-			      &remote)) {
+			      remote)) {
 		RIO_ERR("run: no result written; fix --remote-env or drop it (the result then warns that remote environments are not recorded)");
-		json_object_put(jobs);
-		free(out);
 		return 1;
 	}
+	return 0;
+}
+
+/* Runs fio (or imports its JSON) while watching the NFS mounts. */
+static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
+		   int n, char **jf, int njf, struct rio_result_in *in)
+{
+	struct rio_fio_run r = { .fio = a->fio,
+				 .jobs = jf,
+				 .njobs = njf,
+				 .hosts = hosts,
+				 .nhosts = n,
+				 .timeout_s = a->timeout_s };
+	struct rio_mountwatch *watch;
+	json_object *output = NULL;
+	int ret;
+
 	if (a->fio_json) {
 		ret = rio_json_load(a->fio_json, "fio JSON", &output);
 		if (!ret && !rio_fio_entry_count(output)) {
@@ -271,57 +444,83 @@ static int cmd_run(int argc, char **argv, struct args *a)
 				a->fio_json);
 			ret = -EINVAL;
 		}
-	} else {
-		r.fio = a->fio;
-		r.jobs = a->pos;
-		r.njobs = a->npos;
-		r.clients = a->clients;
-		r.nclients = a->nclients;
-		r.timeout_s = a->timeout_s;
-		watch = rio_mountwatch_new("");
-		if (!watch) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		rio_mountwatch_sample(watch);
-		r.tick = rio_mountwatch_sample;
-		r.tick_arg = watch;
-		ret = rio_fio_run(&r, &fargv, &status, &output);
-		mounts = rio_mountwatch_seen(watch);
+		in->fio_output = output;
+		return ret;
 	}
+	watch = rio_mountwatch_new("");
+	if (!watch)
+		return -ENOMEM;
+	rio_mountwatch_sample(watch);
+	r.tick = rio_mountwatch_sample;
+	r.tick_arg = watch;
+	ret = rio_fio_run(&r, &in->fio_runs, &in->fio_exit_status,
+			  &in->fio_output);
+	in->mounts_during_run = rio_mountwatch_seen(watch);
+	rio_mountwatch_delete(&watch);
+	return ret;
+}
+
+static int cmd_run(int argc, char **argv, struct args *a)
+{
+	struct rio_result_in in = { .argc = argc, .argv = argv, .root = "" };
+	json_object *jobs = NULL, *doc = NULL;
+	struct rio_fioserver **srv = NULL;
+	struct rio_fio_host *hosts = NULL;
+	int ret, nhosts = 0, flagged = 0, njf;
+	char *out = NULL, **jf = NULL;
+
+	if (!a->npos && !a->nclients && !a->fio_json)
+		return usage_error("no job file given (rdmaio run JOB.fio...)");
+	ret = plan_hosts(a, &hosts, &nhosts);
 	if (ret)
+		return ret;
+	if (all_jobs(a, &jf, &njf)) {
+		ret = 1;
 		goto out;
-	in = (struct rio_result_in){ .argc = argc,
-				     .argv = argv,
-				     .fio = a->fio,
-				     .job_files = jobs,
-				     .fio_argv = fargv,
-				     .fio_exit_status = status,
-				     .imported_from = a->fio_json,
-				     .clients = a->clients,
-				     .nclients = a->nclients,
-				     .fio_output = output,
-				     .mounts_during_run = mounts,
-				     .remote_hosts = remote,
-				     .link = a->link,
-				     .root = "" };
-	ret = rio_result_build(&in, &doc, &flagged);
+	}
+	out = a->output ? strdup(a->output)
+			: default_output(njf ? jf[0] : a->fio_json);
+	srv = calloc(nhosts + 1, sizeof(*srv));
+	if (!out || !srv || output_writable(out) ||
+	    rio_jobfiles_record(jf, njf, &jobs) ||
+	    start_local(a, hosts, nhosts, srv)) {
+		ret = 1;
+		goto out;
+	}
+	ret = remote_hosts(a, hosts, nhosts, &in.remote_hosts);
+	if (ret || rio_spawn_signal_pending())
+		goto out;
+	in.fio = a->fio;
+	in.job_files = jobs;
+	in.imported_from = a->fio_json;
+	in.hosts = hosts;
+	in.nhosts = nhosts;
+	in.link = a->link;
+	ret = run_fio(a, nhosts ? hosts : NULL, nhosts, jf, njf, &in);
+	stop_local(srv, nhosts);
+	if (!ret)
+		ret = rio_result_build(&in, &doc, &flagged);
 	if (!ret)
 		ret = rio_result_write(doc, out);
 	if (!ret) {
 		rio_report_table(doc, stdout);
 		printf("\nresult: %s\n", out);
 	}
+	ret = ret ? 1 : 0;
 out:
-	rio_mountwatch_delete(&watch);
-	json_object_put(mounts);
-	json_object_put(remote);
+	stop_local(srv, nhosts);
+	free(srv);
+	rio_spawn_raise_deferred();
+	json_object_put(in.mounts_during_run);
+	json_object_put(in.remote_hosts);
+	json_object_put(in.fio_output);
+	json_object_put(in.fio_runs);
 	json_object_put(doc);
-	json_object_put(output);
-	json_object_put(fargv);
 	json_object_put(jobs);
+	rio_fiohosts_free(hosts, nhosts);
+	free(jf);
 	free(out);
-	return ret ? 1 : 0;
+	return ret;
 }
 
 static void print_causes(FILE *f, json_object *check, const char *prefix)
@@ -338,7 +537,7 @@ static void print_causes(FILE *f, json_object *check, const char *prefix)
 static int cmd_check(int argc, char **argv, struct args *a)
 {
 	json_object *doc, *output, *links, *checks, *warnings, *c;
-	const char *host;
+	struct rio_hostmap *map;
 	int flagged = 0;
 	size_t i;
 
@@ -368,15 +567,20 @@ static int cmd_check(int argc, char **argv, struct args *a)
 		json_object_put(doc);
 		return 2;
 	}
+	map = rio_result_hostmap(doc);
+	if (!map) {
+		json_object_put(links);
+		json_object_put(doc);
+		return 1;
+	}
 	warnings = json_object_new_array();
-	host = rio_json_str(rio_json_get(doc, "host"), "hostname");
-	if (!host)
-		host = "local";
-	checks = rio_check_run(output, host, links, warnings, &flagged);
-	rio_check_nfs_transport(output, host,
+	checks = rio_check_run(output, map, links, warnings, &flagged);
+	rio_check_nfs_transport(output, map,
 				rio_json_get(rio_json_get(doc, "environment"),
 					     "nfs_mounts_during_run"),
 				checks, &flagged);
+	if (output != doc)
+		rio_result_check_loopback(doc, map, checks, &flagged);
 	for (i = 0; i < rio_json_len(checks); i++) {
 		c = json_object_array_get_idx(checks, i);
 		printf("%s %s: %s\n", rio_json_str(c, "status"),
@@ -391,6 +595,7 @@ static int cmd_check(int argc, char **argv, struct args *a)
 	json_object_put(warnings);
 	json_object_put(links);
 	json_object_put(doc);
+	rio_hostmap_delete(&map);
 	return flagged ? EXIT_FLAGGED : 0;
 }
 
@@ -492,7 +697,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (parse(argc - 1, argv + 1, &a)) {
-		free(a.clients);
+		args_free(&a);
 		return 2;
 	}
 	if (!strcmp(cmd, "run"))
@@ -505,6 +710,6 @@ int main(int argc, char **argv)
 		ret = cmd_report(&a);
 	else
 		ret = cmd_compare(&a);
-	free(a.clients);
+	args_free(&a);
 	return ret;
 }

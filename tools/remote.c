@@ -194,15 +194,20 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	return ret;
 }
 
-int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
-		      unsigned timeout_s, json_object **hosts)
+int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
+		      int nhosts, unsigned timeout_s, json_object **out)
 {
 	json_object *arr = json_object_new_array(), *e, *doc;
 	char **argv = NULL, *host = NULL, *shown = NULL;
+	const char *client;
 	int i, ret = 0;
 
-	for (i = 0; i < nclients && !ret; i++) {
-		host = rio_remote_host_name(clients[i]);
+	for (i = 0; i < nhosts && !ret; i++) {
+		/* This host's environment is the result's own. */
+		if (hosts[i].local)
+			continue;
+		client = hosts[i].client;
+		host = rio_remote_host_name(client);
 		if (!host) {
 			ret = -ENOMEM;
 			break;
@@ -215,12 +220,11 @@ int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
 		if (!ret && !shown)
 			ret = -ENOMEM;
 		if (!ret)
-			ret = run_one(argv, clients[i], shown, timeout_s, &doc);
+			ret = run_one(argv, client, shown, timeout_s, &doc);
 		if (!ret) {
 			e = json_object_new_object();
-			json_object_object_add(
-				e, "client",
-				json_object_new_string(clients[i]));
+			json_object_object_add(e, "client",
+					       json_object_new_string(client));
 			json_object_object_add(e, "host",
 					       json_object_new_string(host));
 			json_object_object_add(e, "command", json_argv(argv));
@@ -238,6 +242,6 @@ int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
 		json_object_put(arr);
 		return ret;
 	}
-	*hosts = arr;
+	*out = arr;
 	return 0;
 }

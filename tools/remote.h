@@ -4,6 +4,8 @@
 
 #include <json-c/json.h>
 
+#include "fio.h"
+
 /*
  * The host name fio gives a --client string (and so results[].host): without
  * an "ip:", "ip4:", "ip6:" or "sock:" prefix and without ",PORT". Malloc'd.
@@ -19,13 +21,14 @@ int rio_remote_argv_build(const char *cmd, const char *host, char ***argv);
 void rio_remote_argv_free(char **argv);
 
 /*
- * Runs cmd once per client (stdin /dev/null, at most timeout_s seconds each),
- * expecting an `rdmaio env` document on its stdout, and returns the result's
- * "remote_hosts" array: {client, host, command, env} per client. Stops at the
- * first failure, printing the client, the command, its exit status and the
- * end of its stderr, and returns a negative code.
+ * Runs cmd once per host that is not this one (stdin /dev/null, at most
+ * timeout_s seconds each), expecting an `rdmaio env` document on its stdout,
+ * and returns the result's "remote_hosts" array: {client, host, command,
+ * env} per host. Stops at the first failure, printing the client, the
+ * command, its exit status and the end of its stderr, and returns a
+ * negative code.
  */
-int rio_remote_gather(const char *cmd, char *const *clients, int nclients,
-		      unsigned timeout_s, json_object **hosts);
+int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
+		      int nhosts, unsigned timeout_s, json_object **out);
 
 #endif

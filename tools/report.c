@@ -31,10 +31,22 @@ static void fmt_lat(char *buf, size_t n, json_object *clat)
 	snprintf(buf, n, "%s / %s / %s", a, b, c);
 }
 
-static int multi_host(json_object *doc)
+/* Labels name the host only when the rows of doc[key] come from several. */
+static int multi_host(json_object *doc, const char *key)
 {
-	return rio_json_len(rio_json_get(rio_json_get(doc, "fio"), "clients")) >
-	       0;
+	json_object *rows = rio_json_get(doc, key);
+	const char *first = NULL, *h;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rows); i++) {
+		h = rio_json_str(json_object_array_get_idx(rows, i), "host");
+		if (!h)
+			continue;
+		if (first && strcmp(first, h))
+			return 1;
+		first = h;
+	}
+	return 0;
 }
 
 static void label(char *buf, size_t n, json_object *o, const char *name_key,
@@ -78,7 +90,7 @@ static void comparisons_table(json_object *doc, FILE *out)
 		c = json_object_array_get_idx(cs, i);
 		r = rio_json_get(c, "rdma");
 		t = rio_json_get(c, "tcp");
-		pair_label(l, sizeof(l), c, multi_host(doc));
+		pair_label(l, sizeof(l), c, multi_host(doc, "comparisons"));
 		fmt_num(rb, sizeof(rb), rio_json_num(r, "bw_bytes", NAN), MIB,
 			2);
 		fmt_num(tb, sizeof(tb), rio_json_num(t, "bw_bytes", NAN), MIB,
@@ -110,7 +122,7 @@ static void jobs_table(json_object *doc, FILE *out)
 			if (!d)
 				continue;
 			label(l, sizeof(l), r, "jobname", dirs[k],
-			      multi_host(doc));
+			      multi_host(doc, "results"));
 			fmt_num(bw, sizeof(bw),
 				rio_json_num(d, "bw_bytes", NAN), MIB, 2);
 			fmt_num(iops, sizeof(iops),
@@ -204,10 +216,48 @@ static void setup_host(const char *what, json_object *host, json_object *ver,
 			: "");
 }
 
+/* fio.hosts[] of the client whose address is client, NULL when none. */
+static json_object *fio_host(json_object *doc, const char *client)
+{
+	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hs); i++) {
+		h = json_object_array_get_idx(hs, i);
+		if (!strcmp(rio_json_str(h, "client"), client))
+			return h;
+	}
+	return NULL;
+}
+
+/* Where fio --client sent what: "server lab-server (sock:...)" per host. */
+static void setup_fio_hosts(json_object *doc, FILE *out)
+{
+	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
+	size_t i;
+
+	if (!rio_json_len(hs))
+		return;
+	fprintf(out, "- fio client/server mode:");
+	for (i = 0; i < rio_json_len(hs); i++) {
+		h = json_object_array_get_idx(hs, i);
+		fprintf(out, "%s %s%s%s (%s%s)", i ? ";" : "",
+			rio_json_str(h, "role") ?: "",
+			rio_json_str(h, "role") ? " jobs on " : "",
+			rio_json_str(h, "host"),
+			json_object_get_boolean(rio_json_get(h, "local"))
+				? "this host, "
+				: "",
+			rio_json_str(h, "client"));
+	}
+	fprintf(out, "\n");
+}
+
 /* Each --client host's environment, as --remote-env recorded it. */
 static void setup_remote(json_object *doc, FILE *out)
 {
 	json_object *rs = rio_json_get(doc, "remote_hosts"), *r, *env, *ver;
+	const char *role;
 	char what[512];
 	size_t i;
 
@@ -215,9 +265,17 @@ static void setup_remote(json_object *doc, FILE *out)
 		r = json_object_array_get_idx(rs, i);
 		env = rio_json_get(r, "env");
 		ver = rio_json_get(env, "versions");
-		snprintf(what, sizeof(what),
-			 "remote host %s (fio --client %s) is",
-			 rio_json_str(r, "host"), rio_json_str(r, "client"));
+		role = rio_json_str(fio_host(doc, rio_json_str(r, "client")),
+				    "role");
+		if (role)
+			snprintf(what, sizeof(what),
+				 "%s host (fio --client %s) is", role,
+				 rio_json_str(r, "client"));
+		else
+			snprintf(what, sizeof(what),
+				 "remote host %s (fio --client %s) is",
+				 rio_json_str(r, "host"),
+				 rio_json_str(r, "client"));
 		setup_host(what, rio_json_get(env, "host"), ver, out);
 		fprintf(out, "  - rdmaio %s, %s, rdma-core %s\n",
 			rio_json_str(ver, "rdmaio"),
@@ -225,8 +283,7 @@ static void setup_remote(json_object *doc, FILE *out)
 			rio_json_str(ver, "rdma_core") ?: "not installed");
 		setup_devices(rio_json_get(env, "environment"), "  ", out);
 	}
-	if (rio_json_len(rio_json_get(rio_json_get(doc, "fio"), "clients")) &&
-	    !rs)
+	if (has_warning(doc, "remote-environment"))
 		fprintf(out,
 			"- remote hosts' environments: not recorded (run with --remote-env)\n");
 }
@@ -246,6 +303,7 @@ static void setup(json_object *doc, FILE *out)
 		rio_json_str(ver, "rdma_core") ?: "not installed");
 	setup_devices(rio_json_get(doc, "environment"), "", out);
 	setup_mounts(doc, out);
+	setup_fio_hosts(doc, out);
 	setup_remote(doc, out);
 	if (has_warning(doc, "software-rdma"))
 		fprintf(out,
@@ -327,7 +385,7 @@ static int write_data(json_object *doc, FILE *f, double *max)
 	*max = 0;
 	for (i = 0; i < rio_json_len(cs); i++, rows++) {
 		c = json_object_array_get_idx(cs, i);
-		pair_label(l, sizeof(l), c, multi_host(doc));
+		pair_label(l, sizeof(l), c, multi_host(doc, "comparisons"));
 		clean_label(l);
 		a = rio_json_num(rio_json_get(c, "rdma"), "bw_bytes", 0) / MIB;
 		b = rio_json_num(rio_json_get(c, "tcp"), "bw_bytes", 0) / MIB;
@@ -344,7 +402,7 @@ static int write_data(json_object *doc, FILE *f, double *max)
 			if (!d)
 				continue;
 			label(l, sizeof(l), json_object_array_get_idx(rs, i),
-			      "jobname", dirs[k], multi_host(doc));
+			      "jobname", dirs[k], multi_host(doc, "results"));
 			clean_label(l);
 			a = rio_json_num(d, "bw_bytes", 0) / MIB;
 			fprintf(f, "\"%s\" %.6f NaN\n", l, a);

@@ -5,6 +5,9 @@
 #include <json-c/json.h>
 
 #include "check.h"
+#include "fio.h"
+
+struct rio_hostmap;
 
 /* What a result is built from; the result takes its own references. */
 struct rio_result_in {
@@ -12,11 +15,12 @@ struct rio_result_in {
 	char *const *argv; /* rdmaio's own command line */
 	const char *fio; /* binary, for its version */
 	json_object *job_files;
-	json_object *fio_argv; /* NULL when imported */
+	json_object *
+		fio_runs; /* {argv, exit_status, ...} per run; NULL: imported */
 	int fio_exit_status;
 	const char *imported_from; /* NULL when rdmaio ran fio */
-	char *const *clients;
-	int nclients;
+	const struct rio_fio_host *hosts; /* fio --client hosts, none locally */
+	int nhosts;
 	json_object *fio_output;
 	json_object *mounts_during_run; /* NULL when fio did not run here */
 	json_object *remote_hosts; /* rio_remote_gather's, NULL without one */
@@ -37,6 +41,16 @@ int rio_result_build(const struct rio_result_in *in, json_object **doc,
  * and only then writes them atomically to path.
  */
 int rio_result_write(json_object *doc, const char *path);
+
+/*
+ * The names of a result's hosts: this host's, and each fio --client
+ * host's as fio.hosts[] (or remote_hosts[]) recorded it. NULL: no memory.
+ */
+struct rio_hostmap *rio_result_hostmap(json_object *doc);
+
+/* rio_check_loopback on a result, with the hosts' facts it recorded. */
+void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
+			       json_object *checks, int *flagged);
 
 /* Loads a result and checks it against the schema; prints why not. */
 int rio_result_load(const char *path, json_object **doc);

@@ -62,6 +62,8 @@ static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
  * then SIGKILL two seconds later.
  */
 static volatile sig_atomic_t stop_signal;
+static int defer_signal;
+static struct sigaction deferred_old[3];
 
 static void on_stop(int sig)
 {
@@ -95,7 +97,8 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 	struct sigaction old[3];
 	pid_t r;
 
-	stop_signal = 0;
+	if (!defer_signal)
+		stop_signal = 0;
 	forward_signals(old, 1);
 	for (;;) {
 		if (stop_signal && !forwarded) {
@@ -129,7 +132,7 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 			usleep(tick ? 100000 : 20000);
 	}
 	forward_signals(old, 0);
-	if (stop_signal)
+	if (stop_signal && !defer_signal)
 		raise(stop_signal);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -246,4 +249,70 @@ int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
 		return rret;
 	}
 	return ret;
+}
+
+int rio_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+{
+	int ret = start(argv, out_fd, err_fd, pid);
+
+	if (ret)
+		RIO_CALL_ERR(-ret, "posix_spawnp", "%s", argv[0]);
+	return ret;
+}
+
+int rio_spawn_running(pid_t pid, int *status)
+{
+	int st;
+	pid_t r;
+
+	do
+		r = waitpid(pid, &st, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 1;
+	if (status)
+		*status = r == pid ? st : 0;
+	return 0;
+}
+
+int rio_spawn_stop(pid_t pid, unsigned grace_s)
+{
+	double deadline = now_s() + grace_s;
+	int status = 0, killed = 0;
+
+	kill(-pid, SIGTERM);
+	while (rio_spawn_running(pid, &status)) {
+		if (!killed && now_s() > deadline) {
+			kill(-pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(20000);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+void rio_spawn_defer_signals(void)
+{
+	stop_signal = 0;
+	defer_signal = 1;
+	forward_signals(deferred_old, 1);
+}
+
+int rio_spawn_signal_pending(void)
+{
+	return stop_signal;
+}
+
+void rio_spawn_raise_deferred(void)
+{
+	int sig = stop_signal;
+
+	if (!defer_signal)
+		return;
+	defer_signal = 0;
+	forward_signals(deferred_old, 0);
+	if (sig)
+		raise(sig);
 }

@@ -3,6 +3,7 @@
 #define RDMAIO_TOOLS_SPAWN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Runs argv (searched on PATH) with stdin from /dev/null and stdout sent to
@@ -27,5 +28,34 @@ int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
 /* The same with the child's stderr sent to err_fd (-1: inherit). */
 int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
 			 int err_fd);
+
+/*
+ * Starts argv in its own process group (stdin /dev/null, stdout to out_fd,
+ * stderr to err_fd; -1 inherits) without waiting for it: a server the caller
+ * stops with rio_spawn_stop. Returns 0 or -errno (after saying why).
+ */
+int rio_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid);
+
+/* 1 while the child started by rio_spawn_start still runs (and has not been
+ * reaped); 0 once it exited, with its status in *status when not NULL. */
+int rio_spawn_running(pid_t pid, int *status);
+
+/* SIGTERM to the child's process group, SIGKILL after grace_s, and reaps
+ * it. Returns its exit status as rio_spawn_run does. */
+int rio_spawn_stop(pid_t pid, unsigned grace_s);
+
+/*
+ * A SIGINT/SIGTERM/SIGHUP that arrives while rio_spawn_* waits for a child is
+ * passed on to the child, then re-raised in rdmaio once the child is gone.
+ * rio_spawn_defer_signals() catches them from then on, passes them to the
+ * children waited for, and keeps the re-raise for rio_spawn_raise_deferred(),
+ * so the caller can first stop the servers it started (in their own process
+ * groups, they never saw the signal).
+ */
+void rio_spawn_defer_signals(void);
+void rio_spawn_raise_deferred(void);
+
+/* The signal deferred so far, 0 when none: a caller stops early on it. */
+int rio_spawn_signal_pending(void);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fio.h"
+#include "hostmap.h"
 #include "jutil.h"
 #include "summary.h"
 
@@ -138,7 +139,8 @@ static json_object *direction(json_object *entry, const char *dir)
 	return o;
 }
 
-json_object *rio_summary_results(json_object *output, const char *local_host)
+json_object *rio_summary_results(json_object *output,
+				 const struct rio_hostmap *hosts)
 {
 	json_object *arr = json_object_new_array(), *e, *r;
 	int i, n = rio_fio_entry_count(output);
@@ -146,7 +148,7 @@ json_object *rio_summary_results(json_object *output, const char *local_host)
 	size_t wlen;
 
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, local_host, &host);
+		e = rio_fio_entry(output, i, hosts, &host);
 		name = rio_json_str(e, "jobname");
 		if (!name)
 			name = "";

@@ -6,6 +6,8 @@
 
 #include <json-c/json.h>
 
+struct rio_hostmap;
+
 /*
  * Naming convention for pairing jobs: a jobname ending in "-rdma" or "-tcp"
  * is that transport's run of the workload named by the rest. Returns
@@ -17,7 +19,8 @@ const char *rio_summary_transport(const char *jobname, size_t *workload_len);
  * The result's "results" array: one entry per fio job entry, numbers taken
  * from fio's JSON as they are (the same JSON values, not recomputed).
  */
-json_object *rio_summary_results(json_object *output, const char *local_host);
+json_object *rio_summary_results(json_object *output,
+				 const struct rio_hostmap *hosts);
 
 /*
  * Completion latency percentile p (e.g. 99.9) over several fio entries'

@@ -176,6 +176,66 @@ kill "$server_pid" 2>/dev/null
 wait "$server_pid" 2>/dev/null
 server_pid=
 
+# --server-host/--client-host local: each role through a fio --server of
+# rdmaio's own, on private sockets; the listen section on one, the client on
+# the other; both are this host, and its TCP over loopback is flagged.
+cat >roles.fio <<JOB
+[global]
+ioengine=net
+protocol=tcp
+port=$((port + 1))
+bs=8
+size=256k
+[echo-server]
+listen
+rw=read
+[ping-tcp]
+hostname=127.0.0.1
+; the server job must be listening first: they start on separate servers
+startdelay=1
+rw=write
+JOB
+check "--server-host/--client-host local: one result, each section on its host" \
+	bash -c "'$rdmaio' run --server-host local --client-host local --timeout 60 \
+		-o roles.json roles.fio >roles.out 2>&1 &&
+		python3 '$helper' validate '$schema' roles.json && python3 - roles.json '$(hostname)' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+hs = d['fio']['hosts']
+assert [(h['role'], h['sections'], h['local']) for h in hs] == [
+    ('server', ['echo-server'], True), ('client', ['ping-tcp'], True)], hs
+assert all(h['host'] == sys.argv[2] and h['client'].startswith('sock:/') for h in hs), hs
+assert sorted(r['jobname'] for r in d['results']) == ['echo-server', 'ping-tcp'], d['results']
+assert all(r['host'] == sys.argv[2] for r in d['results']), d['results']
+lb = [c for c in d['checks'] if c['name'] == 'loopback']
+assert len(lb) == 1 and lb[0]['status'] == 'flagged' and 'ping-tcp' in lb[0]['message'], lb
+assert not any(w['code'] == 'remote-environment' for w in d['warnings']), d['warnings']
+PY"
+check "... its fio argv sends each host its sections" \
+	bash -c "python3 -c \"import json; a = json.load(open('roles.json'))['fio']['argv']; \\
+		i = a.index('--section=echo-server'); j = a.index('--section=ping-tcp'); \\
+		assert a[i - 1] == a[j - 1] == 'roles.fio' and a[i - 2] != a[j - 2], a\""
+check "... the report says where each part ran, and flags the loopback" \
+	bash -c "grep -q '^- fio client/server mode: server jobs on $(hostname) (this host, sock:' roles.out &&
+		grep -q '^- FLAGGED loopback: job ping-tcp on $(hostname): its peer 127.0.0.1' roles.out"
+check "... and its fio servers are gone, with their sockets" \
+	bash -c "! ls -d /tmp/rdmaio-fio.* 2>/dev/null && ! pgrep -f 'fio --server=sock:/tmp/rdmaio-fi[o]'"
+check "rdmaio check of the result flags the loopback again" \
+	bash -c "'$rdmaio' check roles.json; test \$? = 3 && '$rdmaio' check roles.json | grep -q '^flagged loopback'"
+check_fails "--server-host alone" 2 "go together" \
+	"$rdmaio" run --server-host local -o bad.json roles.fio
+check_fails "--client with --server-host" 2 "cannot join" \
+	"$rdmaio" run --server-host local --client-host local --client x -o bad.json roles.fio
+check_fails "a --client with no job file of its own or in common" 2 "--client b: no job file for it" \
+	"$rdmaio" run --client a pair.fio --client b -o bad.json
+check_fails "--remote-env with local hosts only" 2 "hosts other than this one" \
+	"$rdmaio" run --server-host local --client-host local --remote-env 'ssh %h rdmaio env' -o bad.json roles.fio
+printf '[x]\nlisten\n' >clash1.fio
+printf '[x]\nrw=read\n' >clash2.fio
+check_fails "a section name that is a target in one file and a client in another" 1 \
+	"section \\[x\\] is a client here and a target in another" \
+	"$rdmaio" run --server-host local --client-host local -o bad.json clash1.fio clash2.fio
+
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
 nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }
 check_fails "missing job file" 1 'job file nosuch.fio: cannot read it: No such file' \

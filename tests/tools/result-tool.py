@@ -72,8 +72,10 @@ def remote(path, client_arg, host, hostname, kernel, dev, *command):
     r = rs[0]
     if r["client"] != client_arg or r["host"] != host or r["command"] != list(command):
         fail("remote host entry %r" % {k: r[k] for k in ("client", "host", "command")})
-    if not doc["results"] or any(x["host"] != host for x in doc["results"]):
-        fail("result hosts %r" % [x["host"] for x in doc["results"]])
+    # fio names the entries by the --client address; the result by the name
+    # the host's own `rdmaio env` gave.
+    if not doc["results"] or any(x["host"] != hostname for x in doc["results"]):
+        fail("result hosts %r, not %r" % ([x["host"] for x in doc["results"]], hostname))
     env = r["env"]
     if env["host"]["hostname"] != hostname or env["host"]["kernel"]["release"] != kernel \
             or env["versions"]["kernel"] != kernel:
@@ -87,7 +89,7 @@ def remote(path, client_arg, host, hostname, kernel, dev, *command):
         if not any(d["name"] == dev and d["transport"] == "software" for d in devs):
             fail("remote environment has no software %s: %r" % (dev, env["environment"]))
         if not any(w["code"] == "software-rdma" and w["message"].startswith(
-                "remote host %s: RDMA device %s" % (host, dev)) for w in doc["warnings"]):
+                "remote host %s: RDMA device %s" % (hostname, dev)) for w in doc["warnings"]):
             fail("no software-rdma warning for the remote host: %r" % doc["warnings"])
     print("# remote host %s: %s, kernel %s, devices %s" % (
         host, env["host"]["hostname"], kernel,

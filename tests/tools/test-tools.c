@@ -23,6 +23,7 @@
 #include "../../tools/envdoc.h"
 #include "../../tools/envstatus.h"
 #include "../../tools/host.h"
+#include "../../tools/hostmap.h"
 #include "../../tools/jutil.h"
 #include "../../tools/mountwatch.h"
 #include "../../tools/remote.h"
@@ -34,7 +35,8 @@
 static void ceiling__matches_published_100g_figures(void **state)
 {
 	(void)state;
-	/* ANCHORS.md section 4: 11.41 GiB/s RoCEv2, 11.57 GiB/s IB. */
+	/* The published payload ceilings of one 100 Gb/s link at MTU 4096:
+	 * 11.41 GiB/s RoCEv2, 11.57 GiB/s InfiniBand. */
 	assert_true(fabs(rio_check_ceiling(100, "ethernet", 4096) / GIB -
 			 11.41) < 0.005);
 	assert_true(fabs(rio_check_ceiling(100, "infiniband", 4096) / GIB -
@@ -325,10 +327,12 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 		"{\"source\":\"s:/x\",\"mountpoint\":\"/mnt/rx\",\"proto\":\"rdma\"},"
 		"{\"source\":\"s:/x\",\"mountpoint\":\"/mnt/t\",\"proto\":\"tcp\"}]");
 	json_object *checks = json_object_new_array(), *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
 	int flagged = 0;
 
 	(void)state;
-	rio_check_nfs_transport(out, "h", mounts, checks, &flagged);
+	rio_check_nfs_transport(out, map, mounts, checks, &flagged);
+	rio_hostmap_delete(&map);
 	/* /tmp is on no NFS mount: no check for local-rdma. */
 	assert_int_equal(rio_json_len(checks), 3);
 	assert_int_equal(flagged, 1);

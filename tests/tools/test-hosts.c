@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Two hosts in one result: which job sections go to the server host and
+ * which to the client host, the names the result gives fio's --client
+ * hosts, and the loopback check on the peers of their jobs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../tools/check.h"
+#include "../../tools/fiohosts.h"
+#include "../../tools/hostmap.h"
+#include "../../tools/jobfile.h"
+#include "../../tools/jutil.h"
+
+static char dir[] = "/tmp/rdmaio-test-hosts.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* Writes text to DIR/name and returns the path (static buffer per slot). */
+static char *job(int slot, const char *name, const char *text)
+{
+	static char paths[4][256];
+	FILE *f;
+
+	snprintf(paths[slot], sizeof(paths[slot]), "%s/%s", dir, name);
+	f = fopen(paths[slot], "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return paths[slot];
+}
+
+static json_object *parse(const char *text)
+{
+	json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	return o;
+}
+
+static void sections__listen_marks_targets_and_global_carries_it(void **state)
+{
+	struct rio_jobfile_section *s;
+	int n;
+
+	(void)state;
+	n = rio_jobfile_sections(
+		job(0, "a.fio",
+		    "; listen in a comment does not count\n"
+		    "[global]\nioengine=null\n"
+		    "[t]\n  listen\n[c]\nhostname=x\n# listen\n"
+		    "[t2]\nlisten=1\n[c2]\nlisten = 0\n"
+		    "[global]\nlisten\n[t3]\nrw=read\n"),
+		&s);
+	assert_int_equal(n, 5);
+	assert_string_equal(s[0].name, "t");
+	assert_true(s[0].listen);
+	assert_string_equal(s[1].name, "c");
+	assert_false(s[1].listen);
+	assert_true(s[2].listen);
+	assert_false(s[3].listen);
+	assert_string_equal(s[4].name, "t3");
+	assert_true(s[4].listen);
+	rio_jobfile_sections_free(s, n);
+	assert_true(rio_jobfile_sections("/nonexistent/x.fio", &s) < 0);
+}
+
+static void split__targets_to_server_clients_to_client(void **state)
+{
+	char *jobs[2] = {
+		job(0, "verbs.fio",
+		    "[global]\nsize=1m\n[tgt]\nlisten\n[wr]\nhostname=h\n"
+		    "[srv-tcp]\nlisten\nioengine=net\n[rd]\nhostname=h\n"),
+		job(1, "nfs.fio", "[seq-rdma]\nrw=read\n[seq-tcp]\nrw=read\n"),
+	};
+	struct rio_fio_host *h;
+	int n;
+
+	(void)state;
+	assert_int_equal(rio_fiohosts_split("sock:/s", "local", jobs, 2, &h,
+					    &n),
+			 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(h[0].client, "sock:/s");
+	assert_string_equal(h[0].role, "server");
+	assert_false(h[0].local);
+	/* NFS jobs have no target: only the first file goes to the server. */
+	assert_int_equal(h[0].njobs, 1);
+	assert_ptr_equal(h[0].jobs[0], jobs[0]);
+	assert_int_equal(h[0].nsections, 2);
+	assert_string_equal(h[0].sections[0], "tgt");
+	assert_string_equal(h[0].sections[1], "srv-tcp");
+	assert_string_equal(h[1].role, "client");
+	assert_true(h[1].local);
+	assert_int_equal(h[1].njobs, 2);
+	assert_int_equal(h[1].nsections, 4);
+	assert_string_equal(h[1].sections[2], "seq-rdma");
+	rio_fiohosts_free(h, n);
+}
+
+static void split__host_without_sections_sits_out(void **state)
+{
+	char *jobs[1] = { job(0, "n.fio", "[a-rdma]\n[a-tcp]\n") };
+	struct rio_fio_host *h;
+	int n;
+
+	(void)state;
+	assert_int_equal(rio_fiohosts_split("srv", "cli", jobs, 1, &h, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(h[0].role, "client");
+	rio_fiohosts_free(h, n);
+}
+
+static void split__refuses_a_name_with_two_roles_and_empty_files(void **state)
+{
+	char *clash[2] = { job(0, "a.fio", "[x]\nlisten\n"),
+			   job(1, "b.fio", "[x]\nhostname=h\n") };
+	char *empty[1] = { job(2, "e.fio", "; nothing\n[global]\nbs=4k\n") };
+	struct rio_fio_host *h = (void *)1;
+	int n = 1;
+
+	(void)state;
+	assert_true(rio_fiohosts_split("s", "c", clash, 2, &h, &n) < 0);
+	assert_null(h);
+	assert_int_equal(n, 0);
+	assert_true(rio_fiohosts_split("s", "c", empty, 1, &h, &n) < 0);
+}
+
+static void hostmap__fio_names_become_host_names(void **state)
+{
+	struct rio_hostmap *m = rio_hostmap_new("client-1");
+
+	(void)state;
+	assert_int_equal(rio_hostmap_add(m, "/tmp/s/fio.sock", NULL), 0);
+	assert_int_equal(rio_hostmap_add(m, "/tmp/r/fio.sock", "server-1"), 0);
+	assert_string_equal(rio_hostmap_name(m, NULL), "client-1");
+	assert_string_equal(rio_hostmap_name(m, "/tmp/s/fio.sock"), "client-1");
+	assert_string_equal(rio_hostmap_name(m, "/tmp/r/fio.sock"), "server-1");
+	assert_string_equal(rio_hostmap_name(m, "10.0.0.9"), "10.0.0.9");
+	assert_true(rio_hostmap_is_local(m, "client-1"));
+	assert_false(rio_hostmap_is_local(m, "server-1"));
+	rio_hostmap_delete(&m);
+	assert_null(m);
+	rio_hostmap_delete(&m);
+	assert_string_equal(rio_hostmap_name(NULL, "x"), "x");
+}
+
+static json_object *check_named(json_object *checks, const char *job)
+{
+	char prefix[128];
+	size_t i;
+
+	snprintf(prefix, sizeof(prefix), "job %s on ", job);
+	for (i = 0; i < rio_json_len(checks); i++) {
+		json_object *c = json_object_array_get_idx(checks, i);
+
+		if (!strncmp(rio_json_str(c, "message"), prefix,
+			     strlen(prefix)))
+			return c;
+	}
+	fail_msg("no loopback check for %s", job);
+	return NULL;
+}
+
+static void loopback__own_peers_flagged_others_pass(void **state)
+{
+	json_object *out = parse(
+		"{\"fio version\":\"fio-3.33\",\"client_stats\":["
+		"{\"jobname\":\"tgt\",\"hostname\":\"/s.sock\",\"groupid\":0,"
+		"\"job options\":{\"listen\":\"\"}},"
+		"{\"jobname\":\"rtt-rdma\",\"hostname\":\"/c.sock\",\"groupid\":0,"
+		"\"job options\":{\"hostname\":\"198.18.0.1\"}},"
+		"{\"jobname\":\"rtt-tcp\",\"hostname\":\"/c.sock\",\"groupid\":1,"
+		"\"job options\":{\"hostname\":\"127.0.0.1\"}},"
+		"{\"jobname\":\"seq-tcp\",\"hostname\":\"/c.sock\",\"groupid\":2,"
+		"\"job options\":{\"directory\":\"/mnt/t/d\"}},"
+		"{\"jobname\":\"seq-tcp\",\"hostname\":\"/c.sock\",\"groupid\":2,"
+		"\"job options\":{\"directory\":\"/mnt/t/d\"}},"
+		"{\"jobname\":\"seq-rdma\",\"hostname\":\"/c.sock\",\"groupid\":3,"
+		"\"job options\":{\"directory\":\"/mnt/r\"}},"
+		"{\"jobname\":\"far\",\"hostname\":\"/x.sock\",\"groupid\":4,"
+		"\"job options\":{\"hostname\":\"198.18.0.2\"}},"
+		"{\"jobname\":\"All clients\"}]}");
+	json_object *facts = parse(
+		"{\"cli\":{\"addresses\":[\"127.0.0.1\",\"198.18.0.2\","
+		"\"fe80::1%eth0\"],\"mounts\":["
+		"{\"source\":\"198.18.0.2:/e\",\"mountpoint\":\"/mnt/t\","
+		"\"fstype\":\"nfs\",\"proto\":\"tcp\"},"
+		"{\"source\":\"[fd18::1]:/e\",\"mountpoint\":\"/mnt/r\","
+		"\"fstype\":\"nfs4\",\"proto\":\"rdma\"}]},"
+		"\"srv\":{\"addresses\":[\"198.18.0.1\"],\"mounts\":[]}}");
+	struct rio_hostmap *m = rio_hostmap_new("cli");
+	json_object *checks = json_object_new_array(), *c;
+	int flagged = 0;
+
+	(void)state;
+	assert_int_equal(rio_hostmap_add(m, "/c.sock", NULL), 0);
+	assert_int_equal(rio_hostmap_add(m, "/s.sock", "srv"), 0);
+	rio_check_loopback(out, m, facts, checks, &flagged);
+	/* The target has no peer; seq-tcp's two entries give one check. */
+	assert_int_equal(rio_json_len(checks), 5);
+	assert_int_equal(flagged, 2);
+	c = check_named(checks, "rtt-rdma");
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	assert_string_equal(rio_json_str(c, "name"), "loopback");
+	assert_string_equal(rio_json_str(c, "host"), "cli");
+	c = check_named(checks, "rtt-tcp");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_non_null(strstr(rio_json_str(c, "message"),
+			       "TCP over loopback never reaches a NIC"));
+	assert_true(rio_json_len(rio_json_get(c, "likely_causes")) > 0);
+	c = check_named(checks, "seq-tcp");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_non_null(
+		strstr(rio_json_str(c, "message"), "NFS server of /mnt/t"));
+	c = check_named(checks, "seq-rdma");
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	/* A host nobody described cannot be told: skipped, not passed. */
+	c = check_named(checks, "far");
+	assert_string_equal(rio_json_str(c, "status"), "skipped");
+	json_object_put(checks);
+	json_object_put(facts);
+	json_object_put(out);
+	rio_hostmap_delete(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			sections__listen_marks_targets_and_global_carries_it),
+		cmocka_unit_test(split__targets_to_server_clients_to_client),
+		cmocka_unit_test(split__host_without_sections_sits_out),
+		cmocka_unit_test(
+			split__refuses_a_name_with_two_roles_and_empty_files),
+		cmocka_unit_test(hostmap__fio_names_become_host_names),
+		cmocka_unit_test(loopback__own_peers_flagged_others_pass),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
