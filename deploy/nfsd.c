@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -9,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rpc/rpc.h>
+#include <rpc/pmap_clnt.h>
+
 #include "kmodule.h"
 #include "log.h"
 #include "nfsd.h"
@@ -16,6 +20,7 @@
 #include "sysfile.h"
 
 #define NR_PERSIST_CONF "/etc/nfs.conf.d/rdmaio-rdma.conf"
+#define NR_MOUNT_PROGRAM 100005
 
 int nr_nfsd_versions_line(const char *list, char *out, size_t len)
 {
@@ -281,6 +286,32 @@ static int exportfs_sync(void)
 	return ret ? -EIO : 0;
 }
 
+/*
+ * An rpc.mountd started while no rpcbind ran (an NFSv4-only start) never
+ * registers NFSv3's MOUNT service: v3 clients then get "program not
+ * available". Found before anything changes, with the pid to restart.
+ */
+static int check_mountd_registered(void)
+{
+	struct sockaddr_in lo = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	pid_t pid = nr_proc_find("rpc.mountd");
+	char fix[160];
+
+	if (!pid || getenv("NFSRDMA_ROOT") ||
+	    pmap_getport(&lo, NR_MOUNT_PROGRAM, 3, IPPROTO_TCP))
+		return 0;
+	snprintf(fix, sizeof(fix),
+		 "restart it: kill %d, then nfsrdma server start again",
+		 (int)pid);
+	nr_diag(fix,
+		"rpc.mountd (pid %d) runs but rpcbind does not know it (it "
+		"started before rpcbind, for NFSv4 only): NFSv3 clients would "
+		"get \"program not available\"",
+		(int)pid);
+	return -ESRCH;
+}
+
 int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 {
 	char *rpcbind[] = { "rpcbind", NULL },
@@ -301,7 +332,8 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	}
 	was_running = st.running;
 	if (strstr(req->versions, "+3") &&
-	    (ret = nr_daemon_ensure(rpcbind, "NFSv3 port registration")))
+	    ((ret = nr_daemon_ensure(rpcbind, "NFSv3 port registration")) ||
+	     (ret = check_mountd_registered())))
 		return ret;
 	if (!getenv("NFSRDMA_ROOT") && (ret = exportfs_sync()))
 		return ret;

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "log.h"
 #include "mounts.h"
 #include "nfsmount.h"
+#include "probe.h"
 #include "spawn.h"
 
 #define RPCBIND_PORT 111
@@ -359,41 +359,6 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 	return -EBUSY;
 }
 
-/* 0 when a TCP connection to addr:port opens within timeout_ms, else -errno
- * (-ECONNREFUSED: nothing listens there). */
-static int tcp_probe(const char *addr, int port, int timeout_ms)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICHOST },
-			*ai;
-	struct pollfd p = { .events = POLLOUT };
-	socklen_t sl = sizeof(int);
-	char portstr[16];
-	int err = 0;
-
-	snprintf(portstr, sizeof(portstr), "%d", port);
-	if (getaddrinfo(addr, portstr, &hints, &ai))
-		return -EINVAL;
-	p.fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		      0);
-	if (p.fd < 0) {
-		err = -errno;
-	} else if (connect(p.fd, ai->ai_addr, ai->ai_addrlen) &&
-		   errno != EINPROGRESS) {
-		err = -errno;
-	} else if (poll(&p, 1, timeout_ms) != 1) {
-		err = -ETIMEDOUT;
-	} else if (getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &err, &sl)) {
-		err = -errno;
-	} else {
-		err = -err;
-	}
-	if (p.fd >= 0)
-		close(p.fd);
-	freeaddrinfo(ai);
-	return err;
-}
-
 /*
  * An NFSv3 mount needs rpcbind here too: the kernel's lock manager (lockd)
  * registers with this host's rpcbind, and without it the mount fails with
@@ -430,8 +395,8 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 
 	if (strcmp(req->vers, "3"))
 		return 0;
-	if (tcp_probe(strchr(addr, ':') ? "::1" : "127.0.0.1", RPCBIND_PORT,
-		      2000) == -ECONNREFUSED &&
+	if (nr_probe_tcp(strchr(addr, ':') ? "::1" : "127.0.0.1", RPCBIND_PORT,
+			 2000) == -ECONNREFUSED &&
 	    !(req->extra && strstr(req->extra, "nolock"))) {
 		nr_diag("start it: rpcbind (or mount with -o nolock, and no "
 			"locks cross hosts)",
@@ -441,7 +406,7 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 			req->spec);
 		return 1;
 	}
-	if (tcp_probe(addr, RPCBIND_PORT, 3000) == -ECONNREFUSED) {
+	if (nr_probe_tcp(addr, RPCBIND_PORT, 3000) == -ECONNREFUSED) {
 		snprintf(fix, sizeof(fix),
 			 "on %s run 'nfsrdma server start' (it starts rpcbind "
 			 "for NFSv3)",

@@ -7,7 +7,9 @@ NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
 	deploy/cmd_mount.c deploy/cmd_status.c
 NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)
-NR_LIBS := -lkmod -ljson-c -lnfs -libverbs
+NR_LIBS := -lkmod -ljson-c -lnfs -libverbs -ltirpc
+# libtirpc's headers (pmap_getport) live in their own folder.
+$(B)/deploy/nfsd.o: CPPFLAGS += $(shell pkg-config --cflags libtirpc)
 
 PROGRAMS += $(B)/nfsrdma
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -69,11 +70,11 @@ int nr_spawn_wait(char *const argv[])
 	return 128 + WTERMSIG(status);
 }
 
-int nr_proc_running(const char *comm)
+pid_t nr_proc_find(const char *comm)
 {
 	char path[64], buf[64];
 	struct dirent *de;
-	int found = 0;
+	pid_t found = 0;
 	DIR *d;
 
 	d = opendir("/proc");
@@ -90,12 +91,18 @@ int nr_proc_running(const char *comm)
 			continue;
 		if (fgets(buf, sizeof(buf), f)) {
 			buf[strcspn(buf, "\n")] = '\0';
-			found = !strcmp(buf, comm);
+			if (!strcmp(buf, comm))
+				found = (pid_t)atoi(de->d_name);
 		}
 		fclose(f);
 	}
 	closedir(d);
 	return found;
+}
+
+int nr_proc_running(const char *comm)
+{
+	return nr_proc_find(comm) != 0;
 }
 
 int nr_daemon_ensure(char *const argv[], const char *why)

@@ -9,6 +9,7 @@
 #define NR_SPAWN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The system folders helpers are taken from, in order, ':'-separated. */
 #define NR_HELPER_DIRS "/usr/sbin:/usr/bin:/sbin:/bin"
@@ -24,6 +25,9 @@ int nr_spawn_wait(char *const argv[]);
 
 /* 1 when a process whose /proc/PID/comm is comm runs, else 0. */
 int nr_proc_running(const char *comm);
+
+/* The pid of such a process, 0 when none runs. */
+pid_t nr_proc_find(const char *comm);
 
 /*
  * Makes sure daemon argv[0], which forks itself into the background, runs:

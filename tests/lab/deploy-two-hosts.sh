@@ -2,9 +2,11 @@
 # lab-run: --softroce --hosts 2 --timeout 600
 # nfsrdma across two guests: the server guest serves NFS over RDMA and exports
 # to the client's address only; the client probes, mounts over RDMA and TCP
-# (RDMA over IPv4 and IPv6), checksums data on both sides, and meets the real errors of
-# a remote setup: a blacklisted rpcrdma, an export for someone else, a
-# stopped listener, no RDMA device.
+# (RDMA over IPv4 and IPv6; NFSv4.2 of a plain folder and NFSv3 from a client
+# that runs no rpcbind of its own), checksums data on both sides, and meets the
+# real errors of a remote setup: a blacklisted rpcrdma, a server without
+# rpcbind for NFSv3, an export for someone else, a stopped listener, no RDMA
+# device.
 . "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 nr=${NFSRDMA:-$PWD/build/nfsrdma}
@@ -12,6 +14,27 @@ srv=$RDMAIO_SERVER_IP cli=$RDMAIO_CLIENT_IP srv6=$RDMAIO_SERVER_IP6
 cli6=$RDMAIO_CLIENT_IP6 mnt=/mnt/two
 S() { "$RDMAIO_SERVER_EXEC" "$@"; }
 mkdir -p $mnt
+head -c $((2 << 20)) /dev/urandom >/tmp/two-data
+want=$(sha256sum </tmp/two-data | cut -d' ' -f1)
+roundtrip() { # SPEC PROTO FILE [MOUNT OPTIONS]
+	roundtrip_at /srv/two "$@"
+}
+roundtrip_at() { # SERVER_DIR SPEC PROTO FILE [MOUNT OPTIONS]
+	local dir=$1 spec=$2 proto=$3 f=$4 got
+	shift 4
+	"$nr" mount "$spec" $mnt --proto "$proto" "$@" || return 1
+	grep -Eq " $mnt nfs4? .*proto=$proto" /proc/mounts || return 1
+	dd if=/tmp/two-data of="$mnt/$f" bs=1M oflag=direct status=none ||
+		return 1
+	"$nr" umount $mnt >/dev/null || return 1
+	"$nr" mount "$spec" $mnt --proto "$proto" "$@" >/dev/null || return 1
+	got=$(dd if="$mnt/$f" bs=1M iflag=direct status=none | sha256sum |
+		cut -d' ' -f1)
+	"$nr" umount $mnt >/dev/null || return 1
+	[ "$got" = "$want" ] || { echo "client read $got != $want"; return 1; }
+	got=$(S sha256sum "$dir/$f" | cut -d' ' -f1)
+	[ "$got" = "$want" ] || { echo "server has $got != $want"; return 1; }
+}
 
 # --- client: rpcrdma blacklisted here, before anything loads it
 echo "blacklist rpcrdma" >/etc/modprobe.d/nfsrdma-test.conf
@@ -19,14 +42,51 @@ check_fails "client: mount with rpcrdma blacklisted names the module" 1 \
 	"module rpcrdma .*blacklisted" "$nr" mount "$srv:/" $mnt
 rm /etc/modprobe.d/nfsrdma-test.conf
 
+# --- an NFSv4-only server runs no rpcbind: an NFSv3 mount names the server's
+#     missing rpcbind, not a refused listener or this client
+check "client: no rpcbind or rpc.statd runs here yet" \
+	bash -c "! pgrep -x rpcbind && ! pgrep -x rpc.statd"
+check_fails "server: an NFSv4-only server" 0 "nfsd started" \
+	S "$nr" server start --versions 4,4.1,4.2
+S mkdir -p /srv/v4only
+S "$nr" export add /srv/v4only --clients "$cli" --options rw,fsid=5 >/dev/null
+check_fails "client: NFSv3 against it: the server's missing rpcbind named" 1 \
+	"$srv runs no rpcbind \\(TCP port 111 refused\\)" \
+	"$nr" mount "$srv:/srv/v4only" $mnt --vers 3 --proto tcp
+check "client: ... and this client's rpcbind and rpc.statd now run" \
+	bash -c "pgrep -x rpcbind && pgrep -x rpc.statd"
+S "$nr" export del /srv/v4only >/dev/null
+S "$nr" server stop >/dev/null
+# Its rpc.mountd started while no rpcbind ran: NFSv3 needs it restarted.
+out=$(S "$nr" server start --grace 10 --lease 10 2>&1)
+threads=$(S cat /proc/fs/nfsd/threads)
+mountd=$(printf '%s\n' "$out" | sed -n 's/.*rpc.mountd (pid \([0-9]*\)) runs but rpcbind does not know it.*/\1/p')
+check "server: NFSv3 after it names the unregistered rpc.mountd, before changing anything" \
+	bash -c '[ -n "$1" ] && [ "$2" = 0 ] || { printf "%s\n" "$3"; exit 1; }' _ "$mountd" "$threads" "$out"
+[ -n "$mountd" ] && S kill "$mountd"
+
 # --- server guest
 check_fails "server: the lab's rxe0 on eth0 is already there" 0 \
 	"already present" S "$nr" link add rxe0 eth0
-check_fails "server: server start" 0 "nfsd started" \
+check_fails "server: server start (its fix followed: mountd restarted)" 0 "nfsd started" \
 	S "$nr" server start --grace 10 --lease 10
 S mkdir -p /srv/two /srv/other
 S mount -t tmpfs -o size=64m tmpfs /srv/two
 S mount -t tmpfs -o size=8m tmpfs /srv/other
+# An ordinary folder on the server's root (a tmpfs in the lab, which nfsd can
+# walk from the NFSv4 pseudo-root) over NFSv4.2, and over NFSv3; before any
+# fsid=0 export below makes another folder the NFSv4 root.
+S mkdir -p /srv/plain
+check_fails "server: export a plain folder under /srv" 0 "added" \
+	S "$nr" export add /srv/plain --clients "$cli" --options rw,no_root_squash,fsid=6
+check "client: NFSv4.2/RDMA of the plain folder, checksummed on both hosts" \
+	roundtrip_at /srv/plain "$srv:/srv/plain" rdma p.rdma --vers 4.2
+check "client: NFSv4.2/TCP of the plain folder, checksummed on both hosts" \
+	roundtrip_at /srv/plain "$srv:/srv/plain" tcp p.tcp --vers 4.2
+check "client: NFSv3/RDMA of it, this client's rpcbind running" \
+	roundtrip_at /srv/plain "$srv:/srv/plain" rdma p3.rdma --vers 3
+S "$nr" export del /srv/plain >/dev/null
+
 check_fails "server: export to the client's IPv4 address only" 0 "added" \
 	S "$nr" export add /srv/two --clients "$cli" \
 	--options rw,no_root_squash,fsid=0
@@ -39,24 +99,6 @@ check_fails "server: an export for another host" 0 "added" \
 # --- client
 check_fails "client: probe sees the export" 0 "is exported to this host" \
 	"$nr" probe "$srv:/srv/two"
-head -c $((2 << 20)) /dev/urandom >/tmp/two-data
-want=$(sha256sum </tmp/two-data | cut -d' ' -f1)
-roundtrip() { # SPEC PROTO FILE [MOUNT OPTIONS]
-	local spec=$1 proto=$2 f=$3 got
-	shift 3
-	"$nr" mount "$spec" $mnt --proto "$proto" "$@" || return 1
-	grep -q " $mnt nfs4 .*proto=$proto" /proc/mounts || return 1
-	dd if=/tmp/two-data of="$mnt/$f" bs=1M oflag=direct status=none ||
-		return 1
-	"$nr" umount $mnt >/dev/null || return 1
-	"$nr" mount "$spec" $mnt --proto "$proto" "$@" >/dev/null || return 1
-	got=$(dd if="$mnt/$f" bs=1M iflag=direct status=none | sha256sum |
-		cut -d' ' -f1)
-	"$nr" umount $mnt >/dev/null || return 1
-	[ "$got" = "$want" ] || { echo "client read $got != $want"; return 1; }
-	got=$(S sha256sum "/srv/two/$f" | cut -d' ' -f1)
-	[ "$got" = "$want" ] || { echo "server has $got != $want"; return 1; }
-}
 check "client: NFS/RDMA over IPv4, data checksummed on both hosts" \
 	roundtrip "$srv:/" rdma f.rdma
 check "client: NFS/TCP nconnect=2, data checksummed on both hosts" \
