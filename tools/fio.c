@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,17 +79,25 @@ static void warn_prefix(const char *name, const char *text, const char *json)
 	free(kept);
 }
 
-int rio_fio_parse(const char *text, size_t len, const char *name,
-		  json_object **output)
+/* The first line that starts with '{', NULL when none. */
+static const char *json_start(const char *text)
 {
 	const char *p = text;
-	int ret;
 
 	while (p && *p != '{') {
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
+	return p;
+}
+
+int rio_fio_parse(const char *text, size_t len, const char *name,
+		  json_object **output)
+{
+	const char *p = json_start(text);
+	int ret;
+
 	if (!p) {
 		RIO_ERR("%s: no JSON object in fio's output (did fio run with --output-format=json or json+?)",
 			name);
@@ -272,11 +281,20 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	*exit_status = ret;
 	json_object_object_add(run, "exit_status", json_object_new_int(ret));
 	if (ret) {
-		/* In client mode the servers' messages came on fio's stdout. */
+		/* In client mode the servers' messages came on fio's stdout,
+		 * before its JSON. */
 		if (r->nhosts && !rio_file_read_fd(fd, &text, &len))
-			print_kept("rdmaio: fio said: ", text, text + len);
-		RIO_ERR("fio exited with status %d (its messages are above); no result written",
-			ret);
+			print_kept("rdmaio: fio said: ", text,
+				   json_start(text) ? json_start(text)
+						    : text + len);
+		if (ret == 128 + SIGPIPE && r->nhosts)
+			RIO_ERR("fio was killed by SIGPIPE: a fio --server it sent jobs to closed the connection (check that fio --server runs there; for a socket forwarded by ssh, that the far end's socket exists); no result written");
+		else if (ret > 128)
+			RIO_ERR("fio was killed by signal %d (%s); no result written",
+				ret - 128, strsignal(ret - 128));
+		else
+			RIO_ERR("fio exited with status %d (its messages are above); no result written",
+				ret);
 		ret = -EIO;
 		goto out;
 	}

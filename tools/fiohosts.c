@@ -190,17 +190,17 @@ json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 			o, "host",
 			json_object_new_string(rio_hostmap_name(
 				map, fio_name ? fio_name : hosts[i].client)));
-		json_object_object_add(o, "role",
-				       hosts[i].role ? json_object_new_string(
-							       hosts[i].role)
-						     : NULL);
+		json_object_object_add(
+			o, "role",
+			hosts[i].role ? json_object_new_string(hosts[i].role)
+				      : NULL);
 		json_object_object_add(o, "local",
 				       json_object_new_boolean(hosts[i].local));
 		json_object_object_add(o, "job_files",
 				       strings(hosts[i].jobs, hosts[i].njobs));
-		json_object_object_add(
-			o, "sections",
-			strings(hosts[i].sections, hosts[i].nsections));
+		json_object_object_add(o, "sections",
+				       strings(hosts[i].sections,
+					       hosts[i].nsections));
 		json_object_array_add(arr, o);
 		free(fio_name);
 	}

@@ -98,10 +98,9 @@ static int is_own(const char *peer, json_object *addrs)
 			continue;
 		own = !strncmp(buf, "127.", 4) || !strcmp(buf, "::1");
 		for (i = 0; !own && i < rio_json_len(addrs); i++)
-			own = same_addr(buf,
-					json_object_get_string(
-						json_object_array_get_idx(addrs,
-									  i)));
+			own = same_addr(buf, json_object_get_string(
+						     json_object_array_get_idx(
+							     addrs, i)));
 	}
 	freeaddrinfo(ai);
 	return own;
@@ -119,11 +118,11 @@ static void check_one(json_object *checks, json_object *e, const char *host,
 
 	own = addrs ? is_own(peer, addrs) : -1;
 	if (own < 0) {
-		snprintf(msg, sizeof(msg),
-			 "job %s on %s: its peer %s (%s) %s", name, host, peer,
-			 what,
-			 addrs ? "does not resolve here"
-			       : "cannot be told apart from the host: no addresses recorded for it (record them with --remote-env)");
+		snprintf(
+			msg, sizeof(msg), "job %s on %s: its peer %s (%s) %s",
+			name, host, peer, what,
+			addrs ? "does not resolve here"
+			      : "cannot be told apart from the host: no addresses recorded for it (record them with --remote-env)");
 		rio_check_add(checks, "loopback", host, gid, NULL, "skipped",
 			      NAN, NAN, msg, NULL);
 		return;
@@ -133,11 +132,13 @@ static void check_one(json_object *checks, json_object *e, const char *host,
 			 "job %s on %s: its peer %s (%s) is another host", name,
 			 host, peer, what);
 	else
-		snprintf(msg, sizeof(msg),
-			 "job %s on %s: its peer %s (%s) is an address of %s itself: %s: this is not a network comparison",
-			 name, host, peer, what, host,
-			 tr && !strcmp(tr, "rdma") ? "RDMA to its own address is looped back by the device (by Soft-RoCE, in software) and never crosses a link"
-						   : "TCP over loopback never reaches a NIC");
+		snprintf(
+			msg, sizeof(msg),
+			"job %s on %s: its peer %s (%s) is an address of %s itself: %s: this is not a network comparison",
+			name, host, peer, what, host,
+			tr && !strcmp(tr, "rdma")
+				? "RDMA to its own address is looped back by the device (by Soft-RoCE, in software) and never crosses a link"
+				: "TCP over loopback never reaches a NIC");
 	rio_check_add(checks, "loopback", host, gid, NULL,
 		      own ? "flagged" : "pass", NAN, NAN, msg,
 		      own ? loopback_causes : NULL);

@@ -99,9 +99,8 @@ static void split__targets_to_server_clients_to_client(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(rio_fiohosts_split("sock:/s", "local", jobs, 2, &h,
-					    &n),
-			 0);
+	assert_int_equal(
+		rio_fiohosts_split("sock:/s", "local", jobs, 2, &h, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(h[0].client, "sock:/s");
 	assert_string_equal(h[0].role, "server");
