@@ -136,6 +136,21 @@ static int is_sum(json_object *e)
 	return n && !strcmp(n, "All clients");
 }
 
+json_object *rio_fio_attributable(json_object *output, size_t njob_files)
+{
+	json_object *copy;
+
+	if (njob_files <= 1 || !json_object_is_type(output, json_type_object))
+		return json_object_get(output);
+	copy = json_object_new_object();
+	json_object_object_foreach(output, key, val)
+	{
+		if (strcmp(key, "global options"))
+			json_object_object_add(copy, key, json_object_get(val));
+	}
+	return copy;
+}
+
 int rio_fio_entry_count(json_object *output)
 {
 	json_object *a = entries(output);

@@ -10,7 +10,6 @@
 #include "fio.h"
 #include "hostmap.h"
 #include "jutil.h"
-#include "summary.h"
 
 static const char *const loopback_causes[] = {
 	"the server side ran on the same host as the client (make demo HOSTS=1, or a SERVER= that is this host's own address)",
@@ -47,19 +46,22 @@ static char *nfs_server(const char *source)
 
 /*
  * The job's peer and what it is (into what): its hostname option, or the
- * server of the NFS mount its files are on. NULL for a target, or a job
- * whose peer cannot be told.
+ * server of the NFS mount its files are on; *rdma says whether it goes over
+ * RDMA (an rdma ioengine, or a proto=rdma mount), -1 when that is not known.
+ * NULL for a target, or a job whose peer cannot be told.
  */
 static char *job_peer(json_object *output, json_object *e, json_object *mounts,
-		      char *what, size_t wlen)
+		      char *what, size_t wlen, int *rdma)
 {
-	const char *h = option(output, e, "hostname"), *fs;
+	const char *h = option(output, e, "hostname"), *fs, *engine;
 	char *path, *peer = NULL;
 	json_object *m;
 
 	if (has_option(output, e, "listen"))
 		return NULL;
 	if (h) {
+		engine = option(output, e, "ioengine");
+		*rdma = !engine ? -1 : strstr(engine, "rdma") != NULL;
 		snprintf(what, wlen, "its hostname=");
 		return strdup(h);
 	}
@@ -68,6 +70,8 @@ static char *job_peer(json_object *output, json_object *e, json_object *mounts,
 	fs = rio_json_str(m, "fstype");
 	if (fs && !strncmp(fs, "nfs", 3) && rio_json_str(m, "source")) {
 		peer = nfs_server(rio_json_str(m, "source"));
+		*rdma = rio_json_str(m, "proto") &&
+			!strncmp(rio_json_str(m, "proto"), "rdma", 4);
 		snprintf(what, wlen, "the NFS server of %s",
 			 rio_json_str(m, "mountpoint"));
 	}
@@ -107,13 +111,11 @@ static int is_own(const char *peer, json_object *addrs)
 }
 
 static void check_one(json_object *checks, json_object *e, const char *host,
-		      const char *peer, const char *what, json_object *addrs,
-		      int *flagged)
+		      const char *peer, const char *what, int rdma,
+		      json_object *addrs, int *flagged)
 {
 	const char *name = rio_json_str(e, "jobname");
 	int gid = (int)rio_json_num(e, "groupid", 0), own;
-	size_t wlen;
-	const char *tr = rio_summary_transport(name, &wlen);
 	char msg[1024];
 
 	own = addrs ? is_own(peer, addrs) : -1;
@@ -136,9 +138,10 @@ static void check_one(json_object *checks, json_object *e, const char *host,
 			msg, sizeof(msg),
 			"job %s on %s: its peer %s (%s) is an address of %s itself: %s: this is not a network comparison",
 			name, host, peer, what, host,
-			tr && !strcmp(tr, "rdma")
+			rdma > 0
 				? "RDMA to its own address is looped back by the device (by Soft-RoCE, in software) and never crosses a link"
-				: "TCP over loopback never reaches a NIC");
+			: !rdma ? "TCP over loopback never reaches a NIC"
+				: "traffic to one's own address never leaves the host (TCP over loopback never reaches a NIC; RDMA is looped back by the device)");
 	rio_check_add(checks, "loopback", host, gid, NULL,
 		      own ? "flagged" : "pass", NAN, NAN, msg,
 		      own ? loopback_causes : NULL);
@@ -152,6 +155,7 @@ void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
 	int i, n = rio_fio_entry_count(output);
 	char what[512], key[512], *peer;
 	const char *host, *name;
+	int rdma = 0;
 
 	for (i = 0; i < n; i++) {
 		e = rio_fio_entry(output, i, hosts, &host);
@@ -163,9 +167,9 @@ void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
 		json_object_object_add(done, key, NULL);
 		f = rio_json_get(facts, host);
 		peer = job_peer(output, e, rio_json_get(f, "mounts"), what,
-				sizeof(what));
+				sizeof(what), &rdma);
 		if (peer)
-			check_one(checks, e, host, peer, what,
+			check_one(checks, e, host, peer, what, rdma,
 				  rio_json_get(f, "addresses"), flagged);
 		free(peer);
 	}

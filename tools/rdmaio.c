@@ -534,53 +534,34 @@ static void print_causes(FILE *f, json_object *check, const char *prefix)
 				json_object_array_get_idx(lc, i)));
 }
 
-static int cmd_check(int argc, char **argv, struct args *a)
+/* A fio JSON, or a result and the fio output in it (a new reference). */
+static int check_input(const char *path, json_object **doc,
+		       json_object **output)
 {
-	json_object *doc, *output, *links, *checks, *warnings, *c;
-	struct rio_hostmap *map;
-	int flagged = 0;
+	json_object *o;
+
+	if (rio_json_load(path, "input", doc))
+		return 1;
+	/* A result's job files say whose [global] "global options" are. */
+	o = rio_json_get(rio_json_get(*doc, "fio"), "output");
+	*output = o ? rio_fio_attributable(
+			      o, rio_json_len(rio_json_get(*doc, "job_files")))
+		    : json_object_get(*doc);
+	if (rio_json_str(*output, "fio version") &&
+	    rio_fio_entry_count(*output))
+		return 0;
+	RIO_ERR("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
+		path);
+	json_object_put(*output);
+	json_object_put(*doc);
+	return 1;
+}
+
+static void print_checks(json_object *checks, json_object *warnings)
+{
+	json_object *c;
 	size_t i;
 
-	(void)argc;
-	(void)argv;
-	if (a->npos != 1) {
-		RIO_ERR("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
-		return 2;
-	}
-	if (rio_json_load(a->pos[0], "input", &doc))
-		return 1;
-	/* A result carries fio's output and the environment it ran in. */
-	output = rio_json_get(rio_json_get(doc, "fio"), "output");
-	if (!output)
-		output = doc;
-	if (!rio_json_str(output, "fio version") ||
-	    !rio_fio_entry_count(output)) {
-		RIO_ERR("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
-			a->pos[0]);
-		json_object_put(doc);
-		return 1;
-	}
-	links = rio_check_links(&a->link,
-				rio_json_get(rio_json_get(doc, "environment"),
-					     "status"));
-	if (!links) {
-		json_object_put(doc);
-		return 2;
-	}
-	map = rio_result_hostmap(doc);
-	if (!map) {
-		json_object_put(links);
-		json_object_put(doc);
-		return 1;
-	}
-	warnings = json_object_new_array();
-	checks = rio_check_run(output, map, links, warnings, &flagged);
-	rio_check_nfs_transport(output, map,
-				rio_json_get(rio_json_get(doc, "environment"),
-					     "nfs_mounts_during_run"),
-				checks, &flagged);
-	if (output != doc)
-		rio_result_check_loopback(doc, map, checks, &flagged);
 	for (i = 0; i < rio_json_len(checks); i++) {
 		c = json_object_array_get_idx(checks, i);
 		printf("%s %s: %s\n", rio_json_str(c, "status"),
@@ -591,12 +572,47 @@ static int cmd_check(int argc, char **argv, struct args *a)
 		printf("warning: %s\n",
 		       rio_json_str(json_object_array_get_idx(warnings, i),
 				    "message"));
-	json_object_put(checks);
-	json_object_put(warnings);
-	json_object_put(links);
-	json_object_put(doc);
+}
+
+static int cmd_check(struct args *a)
+{
+	json_object *doc, *output, *links, *checks, *warnings;
+	struct rio_hostmap *map = NULL;
+	int flagged = 0, ret = 1;
+
+	if (a->npos != 1) {
+		RIO_ERR("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
+		return 2;
+	}
+	if (check_input(a->pos[0], &doc, &output))
+		return 1;
+	links = rio_check_links(&a->link,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "status"));
+	if (!links)
+		ret = 2;
+	else
+		map = rio_result_hostmap(doc);
+	if (map) {
+		warnings = json_object_new_array();
+		checks = rio_check_run(output, map, links, warnings, &flagged);
+		rio_check_nfs_transport(
+			output, map,
+			rio_json_get(rio_json_get(doc, "environment"),
+				     "nfs_mounts_during_run"),
+			checks, &flagged);
+		if (rio_json_get(doc, "fio"))
+			rio_result_check_loopback(doc, map, checks, &flagged);
+		print_checks(checks, warnings);
+		json_object_put(checks);
+		json_object_put(warnings);
+		ret = flagged ? EXIT_FLAGGED : 0;
+	}
 	rio_hostmap_delete(&map);
-	return flagged ? EXIT_FLAGGED : 0;
+	json_object_put(links);
+	json_object_put(output);
+	json_object_put(doc);
+	return ret;
 }
 
 static int cmd_report(struct args *a)
@@ -703,7 +719,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "run"))
 		ret = cmd_run(argc, argv, &a);
 	else if (!strcmp(cmd, "check"))
-		ret = cmd_check(argc, argv, &a);
+		ret = cmd_check(&a);
 	else if (!strcmp(cmd, "env"))
 		ret = cmd_env(&a);
 	else if (!strcmp(cmd, "report"))

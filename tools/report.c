@@ -315,31 +315,88 @@ static void setup(json_object *doc, FILE *out)
 	fprintf(out, "\n");
 }
 
+static void print_causes(json_object *c, FILE *out)
+{
+	json_object *lc = rio_json_get(c, "likely_causes");
+	size_t j;
+
+	for (j = 0; j < rio_json_len(lc); j++)
+		fprintf(out, "  - likely: %s\n",
+			json_object_get_string(
+				json_object_array_get_idx(lc, j)));
+}
+
+static int flagged(json_object *c, const char *name, const char *host)
+{
+	return !strcmp(rio_json_str(c, "status"), "flagged") &&
+	       (!name || !strcmp(rio_json_str(c, "name"), name)) &&
+	       (!host || !strcmp(rio_json_str(c, "host"), host));
+}
+
+/* A one-host run flags every job with a peer: one entry per host, naming
+ * the jobs ("job NAME on HOST: ..." is how each check begins). */
+static void print_loopback(json_object *checks, size_t first, FILE *out)
+{
+	json_object *c0 = json_object_array_get_idx(checks, first), *c;
+	const char *host = rio_json_str(c0, "host"), *m, *on;
+	size_t i, n = 0;
+
+	for (i = 0; i < rio_json_len(checks); i++)
+		n += flagged(json_object_array_get_idx(checks, i), "loopback",
+			     host);
+	fprintf(out, "- FLAGGED loopback: %zu job%s on %s reached %s itself (",
+		n, n > 1 ? "s" : "", host, host);
+	for (i = first, n = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		m = rio_json_str(c, "message");
+		on = strstr(m, " on ");
+		if (flagged(c, "loopback", host) && !strncmp(m, "job ", 4) &&
+		    on)
+			fprintf(out, "%s%.*s", n++ ? ", " : "",
+				(int)(on - m - 4), m + 4);
+	}
+	fprintf(out, "); the first: %s\n", rio_json_str(c0, "message"));
+	print_causes(c0, out);
+}
+
+static int print_flagged(json_object *checks, FILE *out)
+{
+	json_object *c;
+	size_t i, j;
+	int any = 0, seen;
+
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		if (!flagged(c, NULL, NULL))
+			continue;
+		any = 1;
+		if (strcmp(rio_json_str(c, "name"), "loopback")) {
+			fprintf(out, "- FLAGGED %s: %s\n",
+				rio_json_str(c, "name"),
+				rio_json_str(c, "message"));
+			print_causes(c, out);
+			continue;
+		}
+		for (j = 0, seen = 0; j < i && !seen; j++)
+			seen = flagged(json_object_array_get_idx(checks, j),
+				       "loopback", rio_json_str(c, "host"));
+		if (!seen)
+			print_loopback(checks, i, out);
+	}
+	return any;
+}
+
 void rio_report_table(json_object *doc, FILE *out)
 {
-	json_object *checks = rio_json_get(doc, "checks"), *c, *lc;
+	json_object *checks = rio_json_get(doc, "checks");
 	json_object *warns = rio_json_get(doc, "warnings");
-	size_t i, j;
-	int any = 0;
+	size_t i;
 
 	setup(doc, out);
 	comparisons_table(doc, out);
 	jobs_table(doc, out);
 	fprintf(out, "## Checks\n\n");
-	for (i = 0; i < rio_json_len(checks); i++) {
-		c = json_object_array_get_idx(checks, i);
-		if (strcmp(rio_json_str(c, "status"), "flagged"))
-			continue;
-		fprintf(out, "- FLAGGED %s: %s\n", rio_json_str(c, "name"),
-			rio_json_str(c, "message"));
-		lc = rio_json_get(c, "likely_causes");
-		for (j = 0; j < rio_json_len(lc); j++)
-			fprintf(out, "  - likely: %s\n",
-				json_object_get_string(
-					json_object_array_get_idx(lc, j)));
-		any = 1;
-	}
-	if (!any)
+	if (!print_flagged(checks, out))
 		fprintf(out, "- nothing flagged (%zu checks)\n",
 			rio_json_len(checks));
 	if (rio_json_len(warns)) {

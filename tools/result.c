@@ -194,9 +194,11 @@ static void add_measurements(json_object *doc, const struct rio_result_in *in,
 			     const struct rio_hostmap *map, json_object *links,
 			     json_object *warnings, int *flagged)
 {
-	json_object *output = in->fio_output, *checks, *facts;
+	json_object *output, *checks, *facts;
 	int n;
 
+	output = rio_fio_attributable(in->fio_output,
+				      rio_json_len(in->job_files));
 	json_object_object_add(doc, "results",
 			       rio_summary_results(output, map));
 	json_object_object_add(doc, "comparisons",
@@ -211,6 +213,7 @@ static void add_measurements(json_object *doc, const struct rio_result_in *in,
 	rio_check_loopback(output, map, facts, checks, &n);
 	*flagged += n;
 	json_object_put(facts);
+	json_object_put(output);
 	json_object_object_add(doc, "checks", checks);
 }
 
@@ -278,8 +281,12 @@ void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
 			   rio_json_get(rio_json_get(doc, "environment"),
 					"nfs_mounts_during_run"));
 
-	rio_check_loopback(rio_json_get(rio_json_get(doc, "fio"), "output"),
-			   map, facts, checks, flagged);
+	json_object *output = rio_fio_attributable(
+		rio_json_get(rio_json_get(doc, "fio"), "output"),
+		rio_json_len(rio_json_get(doc, "job_files")));
+
+	rio_check_loopback(output, map, facts, checks, flagged);
+	json_object_put(output);
 	json_object_put(facts);
 }
 

@@ -217,7 +217,7 @@ check "... its fio argv sends each host its sections" \
 		assert a[i - 1] == a[j - 1] == 'roles.fio' and a[i - 2] != a[j - 2], a\""
 check "... the report says where each part ran, and flags the loopback" \
 	bash -c "grep -q '^- fio client/server mode: server jobs on $(hostname) (this host, sock:' roles.out &&
-		grep -q '^- FLAGGED loopback: job ping-tcp on $(hostname): its peer 127.0.0.1' roles.out"
+		grep -q '^- FLAGGED loopback: 1 job on $(hostname) reached $(hostname) itself (ping-tcp); the first: job ping-tcp on $(hostname): its peer 127.0.0.1' roles.out"
 check "... and its fio servers are gone, with their sockets" \
 	bash -c "! ls -d /tmp/rdmaio-fio.* 2>/dev/null && ! pgrep -f 'fio --server=sock:/tmp/rdmaio-fi[o]'"
 check "rdmaio check of the result flags the loopback again" \

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../tools/check.h"
+#include "../../tools/fio.h"
 #include "../../tools/fiohosts.h"
 #include "../../tools/hostmap.h"
 #include "../../tools/jobfile.h"
@@ -192,7 +193,10 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 		"{\"jobname\":\"rtt-rdma\",\"hostname\":\"/c.sock\",\"groupid\":0,"
 		"\"job options\":{\"hostname\":\"198.18.0.1\"}},"
 		"{\"jobname\":\"rtt-tcp\",\"hostname\":\"/c.sock\",\"groupid\":1,"
-		"\"job options\":{\"hostname\":\"127.0.0.1\"}},"
+		"\"job options\":{\"hostname\":\"127.0.0.1\",\"ioengine\":\"net\"}},"
+		"{\"jobname\":\"own-rdma\",\"hostname\":\"/c.sock\",\"groupid\":1,"
+		"\"job options\":{\"hostname\":\"198.18.0.2\","
+		"\"ioengine\":\"external:/x/librdmaio.so\"}},"
 		"{\"jobname\":\"seq-tcp\",\"hostname\":\"/c.sock\",\"groupid\":2,"
 		"\"job options\":{\"directory\":\"/mnt/t/d\"}},"
 		"{\"jobname\":\"seq-tcp\",\"hostname\":\"/c.sock\",\"groupid\":2,"
@@ -219,8 +223,8 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 	assert_int_equal(rio_hostmap_add(m, "/s.sock", "srv"), 0);
 	rio_check_loopback(out, m, facts, checks, &flagged);
 	/* The target has no peer; seq-tcp's two entries give one check. */
-	assert_int_equal(rio_json_len(checks), 5);
-	assert_int_equal(flagged, 2);
+	assert_int_equal(rio_json_len(checks), 6);
+	assert_int_equal(flagged, 3);
 	c = check_named(checks, "rtt-rdma");
 	assert_string_equal(rio_json_str(c, "status"), "pass");
 	assert_string_equal(rio_json_str(c, "name"), "loopback");
@@ -230,6 +234,10 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 	assert_non_null(strstr(rio_json_str(c, "message"),
 			       "TCP over loopback never reaches a NIC"));
 	assert_true(rio_json_len(rio_json_get(c, "likely_causes")) > 0);
+	c = check_named(checks, "own-rdma");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_non_null(strstr(rio_json_str(c, "message"),
+			       "RDMA to its own address is looped back"));
 	c = check_named(checks, "seq-tcp");
 	assert_string_equal(rio_json_str(c, "status"), "flagged");
 	assert_non_null(
@@ -245,6 +253,27 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 	rio_hostmap_delete(&m);
 }
 
+/* With several job files fio's "global options" are the last file's. */
+static void attributable__drops_globals_of_several_files(void **state)
+{
+	json_object *out = parse("{\"fio version\":\"fio-3.33\","
+				 "\"global options\":{\"ioengine\":\"libaio\"},"
+				 "\"jobs\":[{\"jobname\":\"a\"}]}");
+	json_object *one = rio_fio_attributable(out, 1);
+	json_object *two = rio_fio_attributable(out, 2);
+
+	(void)state;
+	assert_ptr_equal(one, out);
+	assert_non_null(rio_json_get(one, "global options"));
+	assert_null(rio_json_get(two, "global options"));
+	assert_int_equal(rio_fio_entry_count(two), 1);
+	/* The original keeps them. */
+	assert_non_null(rio_json_get(out, "global options"));
+	json_object_put(two);
+	json_object_put(one);
+	json_object_put(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +285,7 @@ int main(void)
 			split__refuses_a_name_with_two_roles_and_empty_files),
 		cmocka_unit_test(hostmap__fio_names_become_host_names),
 		cmocka_unit_test(loopback__own_peers_flagged_others_pass),
+		cmocka_unit_test(attributable__drops_globals_of_several_files),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
