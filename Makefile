@@ -1,7 +1,9 @@
 # rdmaio — see README.md. `make deps` once, then `make`, `make test`, `make demo`.
 PREFIX ?= /usr/local
-# make demo: LAB=1 runs in the lab; LAB=0 DEV=... SERVER=... on this host.
+# make demo: LAB=1 runs in the lab; LAB=0 SERVER=... [DEV=...] on hardware.
+# HOSTS=2 (server and client hosts) unless HOSTS=1.
 LAB ?= 1
+HOSTS ?= 2
 CC ?= cc
 FIO ?= fio
 # SAN=1 builds everything with ASan/UBSan into build/san; tests run both builds.
@@ -40,8 +42,8 @@ PROGRAMS :=
 LIBS :=
 UNIT_TESTS :=
 
-.PHONY: all deps test demo bench install clean distclean format check-format \
-	unit-tests print-unit-tests
+.PHONY: all deps ensure-deps test demo bench install clean distclean format \
+	check-format unit-tests print-unit-tests
 all:
 
 include $(sort $(wildcard */part.mk))
@@ -62,11 +64,19 @@ ifeq ($(FIO_SRC),build/fio-src)
 endif
 	@lab/kernel >/dev/null
 
-test: all
+# make demo and make test on a fresh machine or clone: the set-up first (as
+# root), then the build, in a make of their own (the build needs the fio tree).
+ensure-deps:
+	@scripts/deps --ensure $(FIO_SRC)
+
+test: ensure-deps
+	@$(MAKE) --no-print-directory all
 	@tests/run
 
-demo: all
-	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/demo
+demo: ensure-deps
+	@$(MAKE) --no-print-directory all
+	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) SERVER_IP=$(SERVER_IP) \
+		SERVER_DIR=$(SERVER_DIR) scripts/demo
 
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
 bench: all

@@ -1,0 +1,197 @@
+# Sourced by scripts/demo-run for two hosts: the server host, reached over ssh
+# as root (BatchMode: a key, never a password), set up with its own rdmaio
+# build and torn down again. Every step that changes something pushes its
+# undo; demo_undo_all runs them newest first, on success, failure or Ctrl-C.
+#
+# Each ssh command runs the server's login shell, with its rc files: a few
+# milliseconds on a server, seconds on an emulated one. So the steps go over
+# in few commands, each a POSIX sh script on ssh's stdin, and one connection
+# serves them all.
+
+demo_undos=()
+
+# One ssh connection for the whole demo (OpenSSH's ControlMaster): each later
+# command opens a channel on it instead of a new key exchange. Needs demo_tmp.
+demo_ssh_init() {
+	demo_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=15 -o ServerAliveInterval=15
+		-o ControlMaster=auto -o "ControlPath=$demo_tmp/ssh-%C" -o ControlPersist=yes)
+}
+
+demo_ssh_close() {
+	ssh "${demo_ssh_opts[@]}" -O exit "$DEMO_SERVER" 2>/dev/null
+}
+
+demo_die() {
+	echo "demo: $*" >&2
+	exit 1
+}
+
+# A word quoted for the remote sh (POSIX single quotes).
+demo_q() {
+	printf "'%s'" "${1//\'/\'\\\'\'}"
+}
+
+# Runs the sh script on stdin on the server, with ARG... as $1...
+demo_remote_sh() {
+	local cmd="sh -s --" w
+	for w in "$@"; do
+		cmd+=" $(demo_q "$w")"
+	done
+	ssh "${demo_ssh_opts[@]}" "$DEMO_SERVER" "$cmd"
+}
+
+# An undo: here (L) or on the server (R), an argv kept as quoted words.
+demo_push_undo() {
+	local w s=
+	for w in "$@"; do
+		s+=" $(printf '%q' "$w")"
+	done
+	demo_undos+=("L$s")
+}
+
+demo_push_remote_undo() {
+	local w s=
+	for w in "$@"; do
+		s+=" $(demo_q "$w")"
+	done
+	demo_undos+=("R$s")
+}
+
+# Runs the server's undos collected in demo_script as one script.
+demo_undo_flush() {
+	[ -n "$demo_script" ] || return 0
+	demo_remote_sh <<<"rc=0"$'\n'"$demo_script"'exit $rc'
+	local rc=$?
+	demo_script=
+	return $rc
+}
+
+# Newest first; the server's undos in a row go over as one script.
+demo_undo_all() {
+	local i rc=0 u
+	demo_script=
+	for ((i = ${#demo_undos[@]} - 1; i >= 0; i--)); do
+		u=${demo_undos[i]}
+		if [ "${u:0:1}" = R ]; then
+			demo_script+="${u:1} >/dev/null || { echo \"demo: teardown step failed on \$(hostname): \"$(demo_q "${u:1}") >&2; rc=1; }"$'\n'
+			continue
+		fi
+		demo_undo_flush || rc=1
+		if ! eval "${u:1}" </dev/null >/dev/null 2>"$demo_tmp/undo.err"; then
+			echo "demo: teardown step failed: ${u:1}: $(tail -n 1 "$demo_tmp/undo.err")" >&2
+			rc=1
+		fi
+	done
+	demo_undo_flush || rc=1
+	demo_undos=()
+	return $rc
+}
+
+# Nothing changes before these pass: ssh access as root, the server's rdmaio
+# build and fio (the same version: fio's client and server must match).
+demo_preflight() {
+	local out uid= fio_there= missing=() line rc=0
+	out=$(demo_remote_sh "$DEMO_SERVER_DIR" <<'SH' 2>"$demo_tmp/ssh.err"
+echo "uid=$(id -u)"
+for f in build/nfsrdma build/rdmaio build/librdmaio.so; do
+	[ -f "$1/$f" ] || echo "missing=$f"
+done
+echo "fio=$(fio --version 2>/dev/null)"
+SH
+	) || rc=$?
+	# 255 is ssh's own failure: no connection, or no login.
+	[ $rc -ne 255 ] || demo_die "cannot ssh to $DEMO_SERVER without a password (ssh said: $(tail -n 1 "$demo_tmp/ssh.err"))
+demo:   fix: set up key login as root from here (ssh-copy-id root@${DEMO_SERVER#*@}), and check
+demo:   that 'ssh -o BatchMode=yes $DEMO_SERVER true' works; the demo never asks for a password"
+	[ $rc -eq 0 ] || demo_die "ssh $DEMO_SERVER: checking it failed (status $rc: $(tail -n 1 "$demo_tmp/ssh.err"))"
+	while IFS= read -r line; do
+		case $line in
+		uid=*) uid=${line#uid=} ;;
+		missing=*) missing+=("${line#missing=}") ;;
+		fio=*) fio_there=${line#fio=} ;;
+		esac
+	done <<<"$out"
+	[ "$uid" = 0 ] || demo_die "ssh $DEMO_SERVER logs in as uid $uid, not root: nfsrdma and the target jobs need root there
+demo:   fix: log in as root (SERVER=root@${DEMO_SERVER#*@}, or 'User root' for it in ~/.ssh/config); sudo is not used"
+	[ ${#missing[@]} -eq 0 ] || demo_die "$DEMO_SERVER has no rdmaio build in $DEMO_SERVER_DIR (missing: ${missing[*]})
+demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or name its folder with SERVER_DIR=/path"
+	[ -n "$fio_there" ] ||
+		demo_die "$DEMO_SERVER has no fio: install it there (apt-get install fio, or 'make deps' in $DEMO_SERVER_DIR)"
+	[ "$fio_there" = "$(fio --version)" ] ||
+		demo_die "$DEMO_SERVER runs $fio_there, this host $(fio --version): fio's client and server must be one version; install the same fio on both hosts"
+}
+
+# The server side, in one script: nfsd with an RDMA listener, the export to
+# this host, and fio --server on a unix socket in a root-only folder (fio's
+# protocol has no authentication: it never listens on the network), with
+# the variables the target jobs use. It prints one line per thing it made,
+# as soon as it made it, so that a failure half-way still undoes the rest.
+demo_server_script() {
+	cat <<'SH'
+set -eu
+dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5
+shift 5
+rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
+echo "rdir=$rdir"
+out=$("$dir/build/nfsrdma" server start --threads 8)
+case $out in "nfsd started"*) echo "nfsd=started" ;; esac
+if [ ! -d "$export" ]; then
+	mkdir -p "$export"
+	echo "made=$export"
+fi
+# The lab's server keeps the files in memory: the report says so.
+if [ "$tmpfs" = 1 ] && ! mountpoint -q "$export"; then
+	mount -t tmpfs -o size=1g tmpfs "$export"
+	echo "tmpfs=$export"
+fi
+"$dir/build/nfsrdma" export add "$export" --clients "$client" \
+	--options "rw,no_root_squash,fsid=$fsid" >/dev/null
+echo "export=$export"
+env "$@" fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
+echo "fio=$(cat "$rdir/fio.pid")"
+i=0
+while [ ! -S "$rdir/fio.sock" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -S "$rdir/fio.sock" ] || { echo "fio --server made no socket $rdir/fio.sock" >&2; exit 1; }
+SH
+}
+
+# Sets demo_server_sock: the server's fio socket, forwarded here by ssh.
+demo_server_setup() {
+	local export=$1 client_ip=$2 out rc=0 line rdir= fsid
+	# A uuid fsid cannot collide with the server's own exports' numbers.
+	fsid=$(cat /proc/sys/kernel/random/uuid)
+	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$export" "$client_ip" \
+		"$fsid" "${RDMAIO_LAB:-0}" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
+		RDMAIO_SERVER_IP="$RDMAIO_SERVER_IP" RDMAIO_RUNTIME="$RDMAIO_RUNTIME" \
+		RDMAIO_SWEEP_RUNTIME="$RDMAIO_SWEEP_RUNTIME") || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		rdir=*)
+			rdir=${line#rdir=}
+			demo_push_remote_undo rm -rf "$rdir"
+			;;
+		nfsd=started) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
+		made=*) demo_push_remote_undo rmdir "${line#made=}" ;;
+		tmpfs=*) demo_push_remote_undo umount "${line#tmpfs=}" ;;
+		export=*) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" export del "${line#export=}" ;;
+		fio=*) demo_push_remote_undo kill "${line#fio=}" ;;
+		esac
+	done <<<"$out"
+	[ $rc -eq 0 ] || demo_die "setting up $DEMO_SERVER failed (its messages are above)"
+	demo_server_sock=$demo_tmp/server-fio.sock
+	# The forward lives in the ssh master connection; -O cancel removes it.
+	if ssh "${demo_ssh_opts[@]}" -O forward -L "$demo_server_sock:$rdir/fio.sock" \
+		"$DEMO_SERVER" </dev/null 2>"$demo_tmp/forward.err"; then
+		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel \
+			-L "$demo_server_sock:$rdir/fio.sock" "$DEMO_SERVER"
+		for _ in $(seq 100); do
+			[ -S "$demo_server_sock" ] && return 0
+			sleep 0.1
+		done
+	fi
+	demo_die "ssh could not forward $DEMO_SERVER's fio socket ($rdir/fio.sock) here ($(tail -n 1 "$demo_tmp/forward.err"))
+demo:   fix: allow it in $DEMO_SERVER's sshd_config (AllowStreamLocalForwarding yes)"
+}
