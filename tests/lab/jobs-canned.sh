@@ -50,5 +50,21 @@ check "the TCP directory was proto=tcp throughout the NFS jobs" \
 	test "$(proto_of $RDMAIO_NFS_TCP_DIR)" = "proto=tcp "
 check "the NFS jobs' files landed on the server's export" \
 	bash -c "ls $exp | grep -q rdmaio-seq && ls $exp | grep -q rdmaio-rand"
+
+# One host: every peer is this host's own address, and rdmaio says so.
+check "rdmaio run of the latency and NFS files on one host" \
+	build/rdmaio run --timeout 300 -o "$tmp/one.json" jobs/latency/rdma-vs-tcp.fio jobs/nfs/seq.fio
+check "... flags a loopback for every job with a peer, over RDMA and TCP" \
+	python3 - "$tmp/one.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lb = {c["message"].split(" ")[1]: c for c in d["checks"] if c["name"] == "loopback"}
+want = {"send-rdma", "rtt-rdma", "rtt-tcp", "seq-write-rdma", "seq-write-tcp",
+        "seq-read-rdma", "seq-read-tcp"}
+assert set(lb) == want, sorted(lb)
+assert all(c["status"] == "flagged" and c["likely_causes"] for c in lb.values()), lb
+assert "TCP over loopback never reaches a NIC" in lb["seq-read-tcp"]["message"], lb["seq-read-tcp"]
+assert "looped back by the device" in lb["seq-read-rdma"]["message"], lb["seq-read-rdma"]
+PY
 rm -rf "$tmp"
 done_testing
