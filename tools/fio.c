@@ -12,6 +12,7 @@
 #include "jutil.h"
 #include "log.h"
 #include "spawn.h"
+#include "strv.h"
 
 /*
  * fio's chatter before its JSON that says nothing went wrong: the job
@@ -214,7 +215,6 @@ static json_object *build_argv(const struct rio_fio_run *r, const char *only,
 {
 	int n = 2 + r->njobs, nown = 0, i, h, k = 0;
 	const struct rio_fio_host *ho;
-	json_object *arr;
 
 	for (h = 0; h < r->nhosts; h++) {
 		n += 1 + r->hosts[h].njobs + r->hosts[h].nsections;
@@ -248,10 +248,7 @@ static json_object *build_argv(const struct rio_fio_run *r, const char *only,
 				goto fail;
 		}
 	}
-	arr = json_object_new_array();
-	for (i = 0; i < k; i++)
-		json_object_array_add(arr, json_object_new_string(a->v[i]));
-	return arr;
+	return rio_strv_json(a->v, k);
 fail:
 	free_argv(a);
 	return NULL;

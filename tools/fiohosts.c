@@ -8,6 +8,7 @@
 #include "jobfile.h"
 #include "log.h"
 #include "remote.h"
+#include "strv.h"
 
 static void host_clear(struct rio_fio_host *h)
 {
@@ -60,17 +61,6 @@ int rio_fiohosts_add(struct rio_fio_host **hosts, int *nhosts,
 	return 0;
 }
 
-static int push(char ***v, int *n, char *s)
-{
-	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[(*n)++] = s;
-	return 0;
-}
-
 /* A section of the host's last job file. */
 static int push_section(struct rio_fio_host *h, char *name)
 {
@@ -82,7 +72,7 @@ static int push_section(struct rio_fio_host *h, char *name)
 	}
 	h->section_job = nj;
 	nj[h->nsections] = h->njobs - 1;
-	return push(&h->sections, &h->nsections, name);
+	return rio_strv_push(&h->sections, &h->nsections, name);
 }
 
 /* A name already given to the other host: fio's --section selects by name
@@ -120,7 +110,7 @@ static int split_one(char *job, struct rio_fio_host *side[2])
 		h = side[sec[i].listen ? 0 : 1];
 		ret = role_clash(side[sec[i].listen ? 1 : 0], sec[i].name, job);
 		if (!ret && !used[!sec[i].listen]++)
-			ret = push(&h->jobs, &h->njobs, job);
+			ret = rio_strv_push(&h->jobs, &h->njobs, job);
 		name = ret ? NULL : strdup(sec[i].name);
 		if (!ret)
 			ret = name ? push_section(h, name) : -ENOMEM;
@@ -164,16 +154,6 @@ int rio_fiohosts_split(const char *server, const char *client,
 	return 0;
 }
 
-static json_object *strings(char *const *v, int n)
-{
-	json_object *a = json_object_new_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
-
 json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 			       const struct rio_hostmap *map)
 {
@@ -197,10 +177,11 @@ json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 		json_object_object_add(o, "local",
 				       json_object_new_boolean(hosts[i].local));
 		json_object_object_add(o, "job_files",
-				       strings(hosts[i].jobs, hosts[i].njobs));
+				       rio_strv_json(hosts[i].jobs,
+						     hosts[i].njobs));
 		json_object_object_add(o, "sections",
-				       strings(hosts[i].sections,
-					       hosts[i].nsections));
+				       rio_strv_json(hosts[i].sections,
+						     hosts[i].nsections));
 		json_object_array_add(arr, o);
 		free(fio_name);
 	}

@@ -1,7 +1,7 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
 RDMAIO_TOOL_SRCS := rdmaio spawn file jutil jobfile host envstatus fio hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
-	envdoc remote fiohosts fioserver loopcheck
+	envdoc remote fiohosts fioserver loopcheck strv
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json
 RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)

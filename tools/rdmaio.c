@@ -29,6 +29,7 @@
 #include "report.h"
 #include "result.h"
 #include "spawn.h"
+#include "strv.h"
 
 #define EXIT_FLAGGED 3
 /* --remote-env's limit per host when --timeout is not given. */
@@ -127,17 +128,6 @@ static int number(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
-static int push_str(char ***v, int *n, char *s)
-{
-	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[(*n)++] = s;
-	return 0;
-}
-
 static int add_client(struct args *a, const char *host)
 {
 	struct client_arg *nc =
@@ -156,8 +146,8 @@ static int add_positional(struct args *a, char *arg)
 	struct client_arg *c =
 		a->nclients ? &a->clients[a->nclients - 1] : NULL;
 
-	return c ? push_str(&c->jobs, &c->njobs, arg)
-		 : push_str(&a->pos, &a->npos, arg);
+	return c ? rio_strv_push(&c->jobs, &c->njobs, arg)
+		 : rio_strv_push(&a->pos, &a->npos, arg);
 }
 
 static void args_free(struct args *a)
@@ -309,7 +299,7 @@ static int all_jobs(const struct args *a, char ***jobs, int *n)
 		for (j = 0; j < nv; j++) {
 			for (k = 0; k < *n && strcmp((*jobs)[k], v[j]); k++)
 				;
-			if (k == *n && push_str(jobs, n, v[j]))
+			if (k == *n && rio_strv_push(jobs, n, v[j]))
 				return -ENOMEM;
 		}
 	}

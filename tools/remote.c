@@ -10,6 +10,7 @@
 #include "log.h"
 #include "remote.h"
 #include "spawn.h"
+#include "strv.h"
 
 /* How much of a failed command's stderr an error shows. */
 #define TAIL_LINES 6
@@ -139,16 +140,6 @@ static void print_tail(const char *prefix, const char *text)
 	}
 }
 
-static json_object *json_argv(char *const *argv)
-{
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; argv[i]; i++)
-		json_object_array_add(a, json_object_new_string(argv[i]));
-	return a;
-}
-
 /* Runs the command for one client; *doc gets its validated env document. */
 static int run_one(char *const *argv, const char *client, const char *shown,
 		   unsigned timeout_s, json_object **doc)
@@ -227,7 +218,8 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 					       json_object_new_string(client));
 			json_object_object_add(e, "host",
 					       json_object_new_string(host));
-			json_object_object_add(e, "command", json_argv(argv));
+			json_object_object_add(e, "command",
+					       rio_strv_json(argv, -1));
 			json_object_object_add(e, "env", doc);
 			json_object_array_add(arr, e);
 		}

@@ -16,17 +16,8 @@
 #include "remote.h"
 #include "result.h"
 #include "schema.h"
+#include "strv.h"
 #include "summary.h"
-
-static json_object *str_array(char *const *v, int n)
-{
-	json_object *a = json_object_new_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
 
 static json_object *fio_block(const struct rio_result_in *in,
 			      const struct rio_hostmap *map)
@@ -254,7 +245,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 			       json_object_new_string("rdmaio-result/1"));
 	json_object_object_add(doc, "created", json_object_new_string(created));
 	json_object_object_add(doc, "rdmaio_argv",
-			       str_array(in->argv, in->argc));
+			       rio_strv_json(in->argv, in->argc));
 	json_object_object_add(doc, "versions", rio_host_versions(in->fio));
 	json_object_object_add(doc, "host", host);
 	json_object_object_add(doc, "environment", env);

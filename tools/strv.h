@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_STRV_H
+#define RDMAIO_TOOLS_STRV_H
+
+#include <json-c/json.h>
+
+/* Appends s (not copied) to the growing array *v of *n strings; -ENOMEM. */
+int rio_strv_push(char ***v, int *n, char *s);
+
+/* The n strings of v as a JSON array (n < 0: up to a NULL entry). */
+json_object *rio_strv_json(char *const *v, int n);
+
+#endif
