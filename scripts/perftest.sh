@@ -11,7 +11,13 @@ perftest_pair() {
 	shift 2
 	[ -n "${PERFTEST_CLIENT_CPU:-}" ] && pin=(taskset -c "$PERFTEST_CLIENT_CPU")
 	for attempt in 1 2 3; do
-		${PERFTEST_SERVER_EXEC:-} timeout -k 5 90 "$tool" "$@" >/dev/null 2>&1 &
+		if [ -n "${PERFTEST_SERVER_EXEC:-}" ]; then
+			# Its pid there, to stop that server and no other.
+			$PERFTEST_SERVER_EXEC sh -c 'echo $$ >"$0"; exec timeout -k 5 90 "$@"' \
+				"/tmp/rdmaio-perftest-$tool.pid" "$tool" "$@" >/dev/null 2>&1 &
+		else
+			timeout -k 5 90 "$tool" "$@" >/dev/null 2>&1 &
+		fi
 		srv=$!
 		sleep "$attempt"
 		if out=$(timeout -k 5 60 "${pin[@]}" "$tool" "$@" "$ip" 2>&1); then
@@ -20,7 +26,8 @@ perftest_pair() {
 			return 0
 		fi
 		if [ -n "${PERFTEST_SERVER_EXEC:-}" ]; then
-			$PERFTEST_SERVER_EXEC pkill -x "$tool" 2>/dev/null
+			$PERFTEST_SERVER_EXEC sh -c 'kill "$(cat "$0")"' \
+				"/tmp/rdmaio-perftest-$tool.pid" 2>/dev/null
 		fi
 		kill $srv 2>/dev/null
 		wait $srv 2>/dev/null
