@@ -40,22 +40,22 @@ demo_remote_sh() {
 	ssh "${demo_ssh_opts[@]}" "$DEMO_SERVER" "$cmd"
 }
 
-# An undo: here (L) or on the server (R), an argv kept as quoted words.
-demo_push_undo() {
-	local w s=
+# An undo: here (L, quoted for bash's eval) or on the server (R, quoted
+# for its sh), an argv kept as one string of quoted words.
+demo_push_undo_at() {
+	local where=$1 w s=
+	shift
 	for w in "$@"; do
-		s+=" $(printf '%q' "$w")"
+		if [ "$where" = L ]; then
+			s+=" $(printf '%q' "$w")"
+		else
+			s+=" $(demo_q "$w")"
+		fi
 	done
-	demo_undos+=("L$s")
+	demo_undos+=("$where$s")
 }
-
-demo_push_remote_undo() {
-	local w s=
-	for w in "$@"; do
-		s+=" $(demo_q "$w")"
-	done
-	demo_undos+=("R$s")
-}
+demo_push_undo() { demo_push_undo_at L "$@"; }
+demo_push_remote_undo() { demo_push_undo_at R "$@"; }
 
 # Runs the server's undos collected in demo_script as one script.
 demo_undo_flush() {
