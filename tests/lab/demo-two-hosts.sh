@@ -88,6 +88,21 @@ refused "a failure half-way on the server stops the demo" \
 S rm /srv/rdmaio-demo
 check "... and what it had made there is undone (nfsd stopped, its folder gone)" untouched
 
+# Interrupted while its jobs run, as Ctrl-C would (SIGTERM to its process
+# group: a background job ignores SIGINT): it stops and undoes everything.
+setsid scripts/demo-run >"$tmp/stopped.out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	grep -q 'running .* job files' "$tmp/stopped.out" && break
+	sleep 0.5
+done
+sleep 5
+kill -TERM -- "-$pid"
+wait "$pid" && rc=0 || rc=$?
+check "a demo stopped while its jobs run exits non-zero ($rc) and tears down" \
+	bash -c '[ "$1" != 0 ] && grep -q "torn down" "$2" || { cat "$2"; exit 1; }' _ "$rc" "$tmp/stopped.out"
+check "... leaving both hosts as they were" untouched
+
 t0=$SECONDS
 out=$(scripts/demo-run 2>&1) && rc=0 || rc=$?
 printf '%s\n' "$out" | grep -E '^\[ *[0-9]+ s\]' | sed 's/^/# /'
