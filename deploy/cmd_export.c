@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -11,8 +12,43 @@
 #include "cmd.h"
 #include "exports.h"
 #include "log.h"
+#include "sysfile.h"
 
 #define NR_DEFAULT_EXPORT_OPTS "rw,sync,no_subtree_check"
+
+/*
+ * One spelling per folder: /x, /x/ and /x/../x are one export, as exportfs
+ * resolves them. A path that no longer exists (del) is tidied by its text.
+ */
+static int canon_path(const char *path, char *out, size_t len, int must_exist)
+{
+	char *real;
+	int ret;
+
+	if (path[0] != '/') {
+		nr_diag("give the absolute path",
+			"export path '%s' is not absolute", path);
+		return -EINVAL;
+	}
+	real = realpath(path, NULL);
+	if (!real && (must_exist || errno != ENOENT)) {
+		char fix[1200];
+
+		snprintf(fix, sizeof(fix),
+			 "create it first: mkdir -p '%.1000s'", path);
+		nr_diag(errno == ENOENT ? fix : NULL,
+			"export path '%.200s%s': %s", path,
+			strlen(path) > 200 ? "..." : "", strerror(errno));
+		return -errno;
+	}
+	if (strlen(real ? real : path) >= len) {
+		free(real);
+		return nr_export_check_entry(path, "*", "");
+	}
+	ret = nr_path_tidy(real ? real : path, out, len);
+	free(real);
+	return ret;
+}
 
 static int check_path(const char *path, const char *options)
 {
@@ -20,16 +56,9 @@ static int check_path(const char *path, const char *options)
 	struct stat st;
 	char fix[1200];
 
-	if (path[0] != '/') {
-		nr_diag("give the absolute path",
-			"export path '%s' is not absolute", path);
-		return -EINVAL;
-	}
 	if (stat(path, &st) || statfs(path, &sfs)) {
-		snprintf(fix, sizeof(fix), "create it first: mkdir -p '%s'",
-			 path);
-		nr_diag(fix, "export path '%s': %s", path, strerror(errno));
-		return -ENOENT;
+		nr_diag(NULL, "export path '%s': %s", path, strerror(errno));
+		return -errno;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		nr_diag("export the folder that holds it",
@@ -51,51 +80,57 @@ static int check_path(const char *path, const char *options)
 	return 0;
 }
 
-static int export_add(const char *path, const char *client, const char *options)
+/* exportfs assumes no_subtree_check anyway, but warns on every run unless
+ * the choice is written down. */
+static const char *with_subtree(const char *options, char *buf, size_t len)
 {
-	struct nr_exports *old = NULL;
-	const struct nr_export *e;
-	char prev[512] = "";
-	int ret, i, had = 0;
+	if (strstr(options, "subtree_check"))
+		return options;
+	snprintf(buf, len, "%s%sno_subtree_check", options,
+		 options[0] ? "," : "");
+	return buf;
+}
 
-	if (nr_export_check_client(client) ||
-	    nr_export_check_options(options) || check_path(path, options))
+static int export_add(const char *arg, const char *client, const char *given)
+{
+	char path[NR_EXPORT_PATH_MAX + 1], optbuf[NR_EXPORT_TOKEN_MAX + 32];
+	const char *options;
+	int ret;
+
+	if (nr_export_check_client(client) || nr_export_check_options(given))
+		return 2;
+	options = with_subtree(given, optbuf, sizeof(optbuf));
+	if (canon_path(arg, path, sizeof(path), 1) ||
+	    nr_export_check_entry(path, client, options) ||
+	    check_path(path, options))
 		return 2;
 	if (nr_need_root("export add"))
 		return 1;
-	if (nr_exports_load(NR_EXPORTS_FILE, &old) == 0) {
-		for (i = 0; (e = nr_exports_get(old, i)); i++)
-			if (!strcmp(e->path, path) &&
-			    !strcmp(e->client, client)) {
-				had = 1;
-				snprintf(prev, sizeof(prev), "%s", e->options);
-			}
-		nr_exports_delete(&old);
-	}
-	ret = nr_exports_file_add(path, client, options);
+	ret = nr_exports_add(path, client, options);
+	if (ret == -EINTR)
+		nr_diag(NULL, "export add %s: interrupted, nothing changed",
+			path);
 	if (ret < 0)
 		return 1;
-	if (nr_exports_apply(path, client, 1)) {
-		/* Put the file back as it was: no half-made change. */
-		if (had)
-			nr_exports_file_add(path, client, prev);
-		else
-			nr_exports_file_del(path, client);
-		return 1;
-	}
 	printf("export %s to %s (%s) %s\n", path, client, options,
 	       ret ? "added" : "already present");
 	return 0;
 }
 
-static int export_del(const char *path)
+static int export_del(const char *arg)
 {
+	char path[NR_EXPORT_PATH_MAX + 1];
 	int ret;
 
+	if (canon_path(arg, path, sizeof(path), 0))
+		return 2;
 	if (nr_need_root("export del"))
 		return 1;
-	ret = nr_exports_file_del(path, NULL);
-	if (ret < 0 || nr_exports_apply(path, NULL, 0))
+	ret = nr_exports_del(path);
+	if (ret == -EINTR)
+		nr_diag(NULL, "export del %s: interrupted, nothing changed",
+			path);
+	if (ret < 0)
 		return 1;
 	printf("export %s %s\n", path, ret ? "deleted" : "not present");
 	return 0;
@@ -126,7 +161,6 @@ int nr_cmd_export(int argc, char **argv)
 		{ 0 }
 	};
 	const char *clients = NULL, *options = NR_DEFAULT_EXPORT_OPTS;
-	char optbuf[600];
 	int c;
 
 	if (argc < 2)
@@ -153,13 +187,6 @@ int nr_cmd_export(int argc, char **argv)
 			"(--clients '*' exports to everyone)",
 			"export add %s: no --clients given", argv[optind]);
 		return 2;
-	}
-	/* exportfs assumes no_subtree_check anyway, but warns on every run
-	 * unless the choice is written down. */
-	if (!strstr(options, "subtree_check")) {
-		snprintf(optbuf, sizeof(optbuf), "%s%sno_subtree_check",
-			 options, options[0] ? "," : "");
-		options = optbuf;
 	}
 	return export_add(argv[optind], clients, options);
 }

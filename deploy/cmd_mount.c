@@ -1,11 +1,63 @@
 // SPDX-License-Identifier: MIT
 /* nfsrdma mount | umount */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "log.h"
 #include "nfsmount.h"
+#include "sysfile.h"
+
+/*
+ * /mnt/x/, /mnt//x and x (from /mnt) name /mnt/x, as /proc/mounts lists it.
+ * mount also resolves symlinks; umount goes by the text alone, so that a
+ * dead server's mount cannot hang it in stat().
+ */
+static int tidy_mountpoint(const char *cmd, const char *mp, char *out,
+			   size_t len)
+{
+	char abs[4096], cwd[4096], *real = NULL;
+	int ret = 0, n;
+
+	if (mp[0] != '/') {
+		if (!getcwd(cwd, sizeof(cwd)))
+			ret = -errno;
+		n = snprintf(abs, sizeof(abs), "%s/%s", cwd, mp);
+		if (!ret && (n < 0 || (size_t)n >= sizeof(abs)))
+			ret = -ENAMETOOLONG;
+		mp = abs;
+	}
+	if (!ret && !strcmp(cmd, "mount"))
+		real = realpath(mp, NULL);
+	if (!ret)
+		ret = nr_path_tidy(real ? real : mp, out, len);
+	free(real);
+	if (ret)
+		nr_diag("give the mountpoint's absolute path",
+			"%s: mountpoint '%.200s': %s", cmd, mp, strerror(-ret));
+	return ret;
+}
+
+/* Bad input is found before anything is looked up or changed (exit 2). */
+static int check_request(const struct nr_mount_req *req, const char *mp,
+			 char *out, size_t len)
+{
+	char server[256], path[1024], opts[4096];
+	int ret;
+
+	ret = nr_mount_split(req->spec, server, sizeof(server), path,
+			     sizeof(path));
+	if (!ret)
+		ret = nr_mount_options(req, "192.0.2.1", "192.0.2.2", opts,
+				       sizeof(opts));
+	if (!ret)
+		ret = tidy_mountpoint("mount", mp, out, len);
+	return ret;
+}
 
 int nr_cmd_mount(int argc, char **argv)
 {
@@ -18,6 +70,7 @@ int nr_cmd_mount(int argc, char **argv)
 		{ 0 }
 	};
 	struct nr_mount_req req = { .proto = "rdma", .vers = "4.2" };
+	char mountpoint[4096];
 	int c;
 
 	optind = 1;
@@ -57,7 +110,10 @@ int nr_cmd_mount(int argc, char **argv)
 		return nr_bad_usage("mount: expected SERVER:/PATH MOUNTPOINT",
 				    NULL);
 	req.spec = argv[optind];
-	req.mountpoint = argv[optind + 1];
+	if (check_request(&req, argv[optind + 1], mountpoint,
+			  sizeof(mountpoint)))
+		return 2;
+	req.mountpoint = mountpoint;
 	if (nr_need_root("mount"))
 		return 1;
 	return nr_mount(&req) ? 1 : 0;
@@ -65,9 +121,13 @@ int nr_cmd_mount(int argc, char **argv)
 
 int nr_cmd_umount(int argc, char **argv)
 {
+	char mountpoint[4096];
+
 	if (argc != 2)
 		return nr_bad_usage("umount: expected MOUNTPOINT", NULL);
+	if (tidy_mountpoint("umount", argv[1], mountpoint, sizeof(mountpoint)))
+		return 2;
 	if (nr_need_root("umount"))
 		return 1;
-	return nr_umount(argv[1]) ? 1 : 0;
+	return nr_umount(mountpoint) ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The export table: loading, atomic rewriting under a lock, applying. */
+/* The export table: loading, atomic rewriting under a lock, applying with
+ * rollback. */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,14 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "etab.h"
 #include "exports.h"
 #include "log.h"
-#include "spawn.h"
+#include "sigdefer.h"
 #include "sysfile.h"
 
 #define NR_EXPORTS_DIR "/etc/exports.d"
 #define NR_EXPORTS_LOCK NR_EXPORTS_DIR "/.rdmaio.lock"
-#define NR_ETAB "/var/lib/nfs/etab"
 
 struct nr_exports {
 	int n;
@@ -42,9 +44,82 @@ const struct nr_export *nr_exports_get(const struct nr_exports *t, int i)
 	return i >= 0 && i < t->n ? &t->e[i] : NULL;
 }
 
+/* One logical line: physical lines joined where one ends in a backslash. */
+static ssize_t read_logical(FILE *f, char **line, size_t *cap, int *lineno)
+{
+	char *part = NULL;
+	size_t pcap = 0, len = 0;
+	ssize_t n;
+	int any = 0;
+
+	while ((n = getline(&part, &pcap, f)) >= 0) {
+		char *grown;
+
+		(*lineno)++;
+		any = 1;
+		if (n && part[n - 1] == '\n')
+			part[--n] = '\0';
+		if (len + (size_t)n + 2 > *cap) {
+			grown = realloc(*line, len + (size_t)n + 2);
+			if (!grown) {
+				free(part);
+				return -ENOMEM;
+			}
+			*line = grown;
+			*cap = len + (size_t)n + 2;
+		}
+		memcpy(*line + len, part, (size_t)n + 1);
+		len += (size_t)n;
+		if (!n || part[n - 1] != '\\')
+			break;
+		(*line)[len - 1] = ' ';
+	}
+	free(part);
+	return any ? (ssize_t)len : -1;
+}
+
+static int load_stream(struct nr_exports *t, FILE *f, const char *abs)
+{
+	static const char *const why[] = { [E2BIG] = "a token is longer than "
+						     "exportfs reads",
+					   [EINVAL] = "an option list is not "
+						      "closed by ')'",
+					   [ENOSPC] = "too many entries" };
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, ret = 0, first;
+	ssize_t n;
+
+	for (;;) {
+		first = lineno + 1;
+		n = read_logical(f, &line, &cap, &lineno);
+		if (n == -1)
+			break;
+		if (n < 0) {
+			ret = (int)n;
+			break;
+		}
+		ret = nr_export_parse_line(line, &t->e[t->n],
+					   NR_EXPORTS_MAX - t->n);
+		if (ret >= 0) {
+			t->n += ret;
+			ret = 0;
+			continue;
+		}
+		nr_diag("correct the line (exports(5)), then run 'exportfs -ra'",
+			"%s:%d: %s", abs, first,
+			-ret < (int)(sizeof(why) / sizeof(why[0])) && why[-ret]
+				? why[-ret]
+				: "cannot be read");
+		break;
+	}
+	free(line);
+	return ret;
+}
+
 static int load_into(struct nr_exports *t, const char *abs)
 {
-	char path[4096], line[8192], part[4096];
+	char path[4096];
 	FILE *f;
 	int ret;
 
@@ -54,24 +129,9 @@ static int load_into(struct nr_exports *t, const char *abs)
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	line[0] = '\0';
-	while (fgets(part, sizeof(part), f)) {
-		size_t n = strcspn(part, "\n");
-
-		part[n] = '\0';
-		/* A trailing backslash continues the entry. */
-		if (n && part[n - 1] == '\\') {
-			part[n - 1] = ' ';
-			strncat(line, part, sizeof(line) - strlen(line) - 1);
-			continue;
-		}
-		strncat(line, part, sizeof(line) - strlen(line) - 1);
-		t->n += nr_export_parse_line(line, &t->e[t->n],
-					     NR_EXPORTS_MAX - t->n);
-		line[0] = '\0';
-	}
+	ret = load_stream(t, f, abs);
 	fclose(f);
-	return 0;
+	return ret;
 }
 
 int nr_exports_load(const char *abs, struct nr_exports **tp)
@@ -186,33 +246,82 @@ static int save(const struct nr_exports *t)
 	return ret;
 }
 
-/*
- * Read, change and rewrite nfsrdma's exports file under its lock. edit returns
- * 1 when it changed the table, 0 when there was nothing to do, or -errno.
- * Returns 1 when the file was rewritten, 0 when left alone, or -errno.
- */
-static int edit_exports(int (*edit)(struct nr_exports *t, void *arg), void *arg)
-{
-	struct nr_exports *t = NULL;
-	int lock, ret;
+/* The file's bytes as they are before a change, to put back on failure. */
+struct snapshot {
+	char *data; /* NULL: the file did not exist */
+	size_t len;
+};
 
-	lock = lock_exports();
-	if (lock < 0)
-		return lock;
-	ret = nr_exports_load(NR_EXPORTS_FILE, &t);
-	if (ret) {
-		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
-		goto out;
+static int snapshot_take(struct snapshot *s)
+{
+	char path[4096];
+	FILE *f;
+	int ret;
+
+	s->data = NULL;
+	s->len = 0;
+	ret = nr_path(path, sizeof(path), NR_EXPORTS_FILE);
+	if (ret)
+		return ret;
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	s->data = malloc(1);
+	while (s->data) {
+		char buf[8192], *grown;
+		size_t n = fread(buf, 1, sizeof(buf), f);
+
+		if (!n)
+			break;
+		grown = realloc(s->data, s->len + n + 1);
+		if (!grown) {
+			free(s->data);
+			s->data = NULL;
+		} else {
+			s->data = grown;
+			memcpy(s->data + s->len, buf, n);
+			s->len += n;
+		}
 	}
-	ret = edit(t, arg);
-	if (ret == 1) {
-		ret = save(t);
-		if (!ret)
-			ret = 1;
+	ret = ferror(f) ? -EIO : s->data ? 0 : -ENOMEM;
+	fclose(f);
+	return ret;
+}
+
+static int snapshot_restore(const struct snapshot *s)
+{
+	char path[4096];
+	int ret;
+
+	if (s->data)
+		return nr_file_replace(NR_EXPORTS_FILE, s->data, s->len, 0644);
+	ret = nr_path(path, sizeof(path), NR_EXPORTS_FILE);
+	if (!ret && unlink(path) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+static int table_from(const struct snapshot *s, struct nr_exports **tp)
+{
+	struct nr_exports *t = calloc(1, sizeof(*t));
+	FILE *f;
+	int ret = 0;
+
+	if (!t)
+		return -ENOMEM;
+	if (s->len) {
+		f = fmemopen(s->data, s->len, "r");
+		if (!f) {
+			free(t);
+			return -errno;
+		}
+		ret = load_stream(t, f, NR_EXPORTS_FILE);
+		fclose(f);
 	}
-out:
-	nr_exports_delete(&t);
-	close(lock);
+	if (ret)
+		free(t);
+	else
+		*tp = t;
 	return ret;
 }
 
@@ -220,9 +329,8 @@ struct export_edit {
 	const char *path, *client, *options;
 };
 
-static int add_entry(struct nr_exports *t, void *arg)
+static int add_entry(struct nr_exports *t, const struct export_edit *x)
 {
-	const struct export_edit *x = arg;
 	struct nr_export *e = NULL;
 	int i;
 
@@ -247,9 +355,8 @@ static int add_entry(struct nr_exports *t, void *arg)
 	return 1;
 }
 
-static int del_entries(struct nr_exports *t, void *arg)
+static int del_entries(struct nr_exports *t, const struct export_edit *x)
 {
-	const struct export_edit *x = arg;
 	int i, o = 0;
 
 	for (i = 0; i < t->n; i++)
@@ -262,54 +369,172 @@ static int del_entries(struct nr_exports *t, void *arg)
 	return 1;
 }
 
+static int edit_table(const struct snapshot *s, const struct export_edit *x)
+{
+	struct nr_exports *t = NULL;
+	int ret;
+
+	ret = table_from(s, &t);
+	if (ret) {
+		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+		return ret;
+	}
+	ret = x->options ? add_entry(t, x) : del_entries(t, x);
+	if (ret == 1) {
+		ret = save(t);
+		if (!ret)
+			ret = 1;
+	}
+	nr_exports_delete(&t);
+	return ret;
+}
+
+/* Edits the file alone, under the lock: 1 changed, 0 already so, -errno. */
+static int edit_file(const struct export_edit *x)
+{
+	struct snapshot s;
+	int lock, ret;
+
+	lock = lock_exports();
+	if (lock < 0)
+		return lock;
+	ret = snapshot_take(&s);
+	if (ret)
+		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+	else
+		ret = edit_table(&s, x);
+	free(s.data);
+	close(lock);
+	return ret;
+}
+
 int nr_exports_file_add(const char *path, const char *client,
 			const char *options)
 {
 	struct export_edit x = { path, client, options };
 
-	return edit_exports(add_entry, &x);
+	return edit_file(&x);
 }
 
 int nr_exports_file_del(const char *path, const char *client)
 {
 	struct export_edit x = { path, client, NULL };
 
-	return edit_exports(del_entries, &x);
+	return edit_file(&x);
 }
 
-int nr_exports_apply(const char *path, const char *client, int present)
+/* After exportfs -ra, etab must say what the change meant. */
+static int check_applied(const struct export_edit *x)
 {
-	char *argv[] = { "exportfs", "-ra", NULL };
-	struct nr_exports *etab = NULL;
-	int ret, i, found = 0;
+	int want = x->options != NULL, ret;
 
-	ret = nr_spawn_wait(argv);
-	if (ret) {
-		nr_diag("run 'exportfs -rav' to see which line it rejects",
-			"exportfs -ra failed (status %d)", ret);
-		return ret < 0 ? ret : -EIO;
-	}
-	ret = nr_exports_load(NR_ETAB, &etab);
-	if (ret) {
-		nr_call_err(ret, "reading %s", NR_ETAB);
+	ret = nr_etab_reload();
+	if (ret)
 		return ret;
-	}
-	for (i = 0; i < etab->n; i++)
-		if (!strcmp(etab->e[i].path, path) &&
-		    (!client || !strcmp(etab->e[i].client, client)))
-			found = 1;
-	nr_exports_delete(&etab);
-	if (found == present)
-		return 0;
-	if (present)
+	ret = nr_etab_has(x->path, want ? x->client : NULL);
+	if (ret < 0 || ret == want)
+		return ret < 0 ? ret : 0;
+	if (want)
 		nr_diag("run 'exportfs -rav' and read its warnings",
-			"export %s to %s is not in %s after exportfs -ra", path,
-			client, NR_ETAB);
+			"export %s to %s is not in %s after exportfs -ra",
+			x->path, x->client, NR_ETAB);
 	else
 		nr_diag("remove it from /etc/exports or other "
 			"/etc/exports.d files",
 			"%s is still exported after exportfs -ra: another "
 			"exports file lists it",
-			path);
+			x->path);
 	return -EIO;
+}
+
+/*
+ * The file back as it was, applied, and etab for path as it was. exportfs
+ * may fail again for the same reason it failed the change (a bad line
+ * elsewhere): what counts is that etab lists path as it did.
+ */
+static int roll_back(const struct snapshot *s, int changed, const char *path,
+		     const char *before)
+{
+	char *after = NULL;
+	int ret;
+
+	ret = changed ? snapshot_restore(s) : 0;
+	if (ret) {
+		nr_call_err(ret, "putting %s back", NR_EXPORTS_FILE);
+		return ret;
+	}
+	nr_etab_reload();
+	ret = nr_etab_describe(path, &after);
+	if (!ret && strcmp(before, after)) {
+		nr_diag("compare 'exportfs -v' with the exports files and run "
+			"'exportfs -ra'",
+			"%s was put back, but the export table for %s is not "
+			"what it was before",
+			NR_EXPORTS_FILE, path);
+		ret = -EIO;
+	}
+	free(after);
+	return ret;
+}
+
+static int commit_locked(const struct export_edit *x)
+{
+	struct snapshot s = { NULL, 0 };
+	char *before = NULL;
+	int ret, changed;
+
+	ret = snapshot_take(&s);
+	if (ret)
+		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+	if (!ret)
+		ret = nr_etab_describe(x->path, &before);
+	if (!ret && nr_sigdefer_pending())
+		ret = -EINTR;
+	if (!ret)
+		ret = edit_table(&s, x);
+	if (ret < 0)
+		goto out;
+	changed = ret;
+	ret = check_applied(x);
+	if (!ret && nr_sigdefer_pending())
+		ret = -EINTR;
+	if (!ret) {
+		ret = changed;
+		goto out;
+	}
+	if (roll_back(&s, changed, x->path, before) == 0)
+		nr_diag(NULL, "%s and the export table for %s are as they were",
+			NR_EXPORTS_FILE, x->path);
+out:
+	free(before);
+	free(s.data);
+	return ret;
+}
+
+/* One lock from the first read to the last check, signals held. */
+static int commit(const struct export_edit *x)
+{
+	int lock, ret;
+
+	nr_sigdefer_begin();
+	lock = lock_exports();
+	ret = lock < 0 ? lock : commit_locked(x);
+	if (lock >= 0)
+		close(lock);
+	nr_sigdefer_end();
+	return ret;
+}
+
+int nr_exports_add(const char *path, const char *client, const char *options)
+{
+	struct export_edit x = { path, client, options };
+
+	return commit(&x);
+}
+
+int nr_exports_del(const char *path)
+{
+	struct export_edit x = { path, NULL, NULL };
+
+	return commit(&x);
 }

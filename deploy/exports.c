@@ -39,15 +39,24 @@ int nr_export_escape(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int valid_ipv4_prefix(const char *s, int max)
+/* Digits only (no sign, space or '+': strtol would take them), at most max
+ * and, unless it is 0, without a leading zero (nfs-utils reads fsid= in base
+ * 0, so "010" would be 8). */
+static int strict_uint(const char *s, unsigned long max)
 {
-	char *end;
-	long v;
+	unsigned long v = 0;
+	const char *p;
 
-	if (!isdigit((unsigned char)*s))
+	if (!*s || (s[0] == '0' && s[1]))
 		return 0;
-	v = strtol(s, &end, 10);
-	return !*end && v >= 0 && v <= max;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return 0;
+	}
+	return 1;
 }
 
 static int bad_client(const char *spec, const char *why)
@@ -59,9 +68,28 @@ static int bad_client(const char *spec, const char *why)
 	return -EINVAL;
 }
 
+/* Bytes exportfs would read as something else than part of a name: blanks,
+ * quotes, escapes, comments, the option list's own punctuation. */
+static int special_byte(unsigned char c)
+{
+	return c <= ' ' || c >= 0x7f || strchr("(),\"#\\'", c);
+}
+
+static int check_host_name(const char *spec, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_*?", *p))
+			return bad_client(spec,
+					  "a host name has only letters, "
+					  "digits, '.', '-', '_', '*' and '?'");
+	return 0;
+}
+
 int nr_export_check_client(const char *spec)
 {
-	char addr[256], *slash;
+	char addr[NR_EXPORT_CLIENT_MAX + 1], *slash;
 	unsigned char bin[16];
 	const char *p;
 
@@ -69,14 +97,21 @@ int nr_export_check_client(const char *spec)
 		return bad_client(spec, "it is empty");
 	if (!strcmp(spec, "*"))
 		return 0;
-	if (strlen(spec) >= sizeof(addr))
-		return bad_client(spec, "it is too long");
+	if (strlen(spec) > NR_EXPORT_CLIENT_MAX)
+		return bad_client(spec, "it is longer than 255 bytes");
 	for (p = spec; *p; p++)
-		if (isspace((unsigned char)*p) || strchr("(),\"#\\", *p))
-			return bad_client(spec, "it contains a space or one of "
-						"( ) , \" # \\");
+		if (special_byte((unsigned char)*p))
+			return bad_client(spec,
+					  "it contains a blank, a control "
+					  "character or one of ( ) , \" ' "
+					  "# \\");
+	/* exports(5) reads "-opts" as the line's default options. */
+	if (spec[0] == '-')
+		return bad_client(spec, "it starts with '-', which exports(5) "
+					"reads as default options");
 	if (spec[0] == '@')
-		return spec[1] ? 0 : bad_client(spec, "the netgroup is empty");
+		return spec[1] ? check_host_name(spec, spec + 1)
+			       : bad_client(spec, "the netgroup is empty");
 	copy(addr, sizeof(addr), spec);
 	slash = strchr(addr, '/');
 	if (slash)
@@ -84,14 +119,14 @@ int nr_export_check_client(const char *spec)
 	if (strchr(addr, ':')) {
 		if (inet_pton(AF_INET6, addr, bin) != 1)
 			return bad_client(spec, "not an IPv6 address");
-		if (slash && !valid_ipv4_prefix(slash, 128))
+		if (slash && !strict_uint(slash, 128))
 			return bad_client(spec, "the IPv6 prefix is not 0-128");
 		return 0;
 	}
 	if (strspn(addr, "0123456789.") == strlen(addr)) {
 		if (inet_pton(AF_INET, addr, bin) != 1)
 			return bad_client(spec, "not an IPv4 address");
-		if (slash && !valid_ipv4_prefix(slash, 32) &&
+		if (slash && !strict_uint(slash, 32) &&
 		    inet_pton(AF_INET, slash, bin) != 1)
 			return bad_client(spec, "the prefix is not 0-32 or a "
 						"dotted netmask");
@@ -99,15 +134,11 @@ int nr_export_check_client(const char *spec)
 	}
 	if (slash)
 		return bad_client(spec, "a host name cannot have a /prefix");
-	for (p = addr; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(".-_*?", *p))
-			return bad_client(spec,
-					  "a host name has only letters, "
-					  "digits, '.', '-', '*' and '?'");
-	return 0;
+	return check_host_name(spec, addr);
 }
 
-/* exports(5) of nfs-utils 2.6: flags, and options that take a value. */
+/* exports(5) of nfs-utils 2.6: flags, and options that take a value. mp and
+ * mountpoint are both. */
 static const char *const flags[] = { "secure",
 				     "insecure",
 				     "rw",
@@ -132,6 +163,7 @@ static const char *const flags[] = { "secure",
 				     "no_acl",
 				     "acl",
 				     "mp",
+				     "mountpoint",
 				     "pnfs",
 				     "no_pnfs",
 				     "security_label",
@@ -156,83 +188,210 @@ static int bad_option(const char *opt, const char *why)
 	return -EINVAL;
 }
 
+/* An absolute path of n bytes, without '//' or a '.' or '..' component. */
+static int plain_path(const char *p, size_t n)
+{
+	size_t i, c;
+
+	if (n == 0 || p[0] != '/')
+		return 0;
+	for (i = 0; i < n; i += c) {
+		i++; /* the '/' */
+		c = strcspn(p + i, "/");
+		if (i + c > n)
+			c = n - i;
+		if (c == 0 && i < n)
+			return 0;
+		if ((c == 1 && p[i] == '.') ||
+		    (c == 2 && p[i] == '.' && p[i + 1] == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * refer= and replicas=: path@host[+host...] locations joined by ':'
+ * (exports(5)). Hosts are names or IPv4 addresses: ':' separates locations,
+ * so an IPv6 address cannot be written there.
+ */
+static int check_locations(const char *val, const char *opt)
+{
+	const char *p = val;
+
+	while (*p) {
+		size_t n = strcspn(p, ":"), at = strcspn(p, "@");
+		const char *h;
+
+		if (at >= n || !plain_path(p, at))
+			return bad_option(opt, "each location is "
+					       "/path@host[+host], locations "
+					       "joined by ':'");
+		for (h = p + at + 1; h < p + n; h++)
+			if (!isalnum((unsigned char)*h) && !strchr(".-_+", *h))
+				return bad_option(opt, "a location's host is "
+						       "a name or IPv4 "
+						       "address, several "
+						       "joined by '+'");
+		if (p[at + 1] == '+' || p[n - 1] == '@' || p[n - 1] == '+' ||
+		    strstr(p, "++"))
+			return bad_option(opt, "a location's host is empty");
+		p += n;
+		if (*p == ':' && !*++p)
+			return bad_option(opt, "the list ends with ':'");
+	}
+	return 0;
+}
+
+static int check_sec(const char *val, const char *opt)
+{
+	static const char *const flavors[] = { "sys",  "krb5", "krb5i", "krb5p",
+					       "none", "null", "unix",	NULL };
+	const char *p = val;
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		if (!in_list(flavors, p, n))
+			return bad_option(opt, "unknown security flavor");
+		p += n;
+		if (*p == ':' && !*++p)
+			return bad_option(opt, "the list ends with ':'");
+	}
+	return 0;
+}
+
+/* A UUID as nfs-utils takes it: 32 hex digits, '-' anywhere between. */
+static int uuid_like(const char *s)
+{
+	int digits = 0;
+
+	for (; *s; s++) {
+		if (isxdigit((unsigned char)*s))
+			digits++;
+		else if (*s != '-')
+			return 0;
+	}
+	return digits == 32;
+}
+
 static int check_value(const char *name, const char *val, const char *opt)
 {
-	char *end;
+	const char *p;
 
 	if (!*val)
 		return bad_option(opt, "the value is empty");
-	if (!strcmp(name, "anonuid") || !strcmp(name, "anongid")) {
-		strtol(val, &end, 10);
-		return *end ? bad_option(opt, "needs a number") : 0;
-	}
+	for (p = val; *p; p++)
+		if (special_byte((unsigned char)*p))
+			return bad_option(opt, "a value cannot hold a blank, a "
+					       "control character or one of "
+					       "( ) , \" ' # \\");
+	if (!strcmp(name, "anonuid") || !strcmp(name, "anongid"))
+		return strict_uint(val, 4294967294UL)
+			       ? 0
+			       : bad_option(opt, "needs a number 0-4294967294 "
+						 "(digits only)");
 	if (!strcmp(name, "fsid")) {
-		if (!strcmp(val, "root"))
+		if (!strcmp(val, "root") || strict_uint(val, 4294967295UL) ||
+		    uuid_like(val))
 			return 0;
-		strtoul(val, &end, 10);
-		if (!*end)
-			return 0;
-		if (strspn(val, "0123456789abcdefABCDEF-") == strlen(val))
-			return 0;
-		return bad_option(opt, "needs a number, 'root' or a UUID");
+		return bad_option(opt, "needs a number (digits only, no "
+				       "leading 0), 'root' or a 32-digit UUID");
 	}
-	if (!strcmp(name, "sec")) {
-		static const char *const flavors[] = { "sys",	"krb5", "krb5i",
-						       "krb5p", "none", "null",
-						       "unix",	NULL };
-		const char *p = val;
+	if (!strcmp(name, "sec"))
+		return check_sec(val, opt);
+	if (!strcmp(name, "refer") || !strcmp(name, "replicas"))
+		return check_locations(val, opt);
+	/* mp= and mountpoint= */
+	return plain_path(val, strlen(val))
+		       ? 0
+		       : bad_option(opt, "needs an absolute path without '//', "
+					 "'.' or '..'");
+}
 
-		while (*p) {
-			size_t n = strcspn(p, ":");
+static int check_one(char *tok, int *seen)
+{
+	char *eq = strchr(tok, '=');
+	int ret;
 
-			if (!in_list(flavors, p, n))
-				return bad_option(opt, "unknown security "
-						       "flavor");
-			p += n + (p[n] == ':');
+	if (!*tok)
+		return bad_option(tok, "an empty option (two commas, or one "
+				       "at an end)");
+	if (eq) {
+		*eq = '\0';
+		if (!in_list(valued, tok, strlen(tok))) {
+			*eq = '=';
+			return bad_option(tok, "unknown option, or it takes "
+					       "no value");
 		}
+		ret = check_value(tok, eq + 1, tok);
+		*eq = '=';
+		return ret;
 	}
+	if (!in_list(flags, tok, strlen(tok)))
+		return bad_option(tok, "not an exports(5) option");
+	seen[0] |= !strcmp(tok, "rw");
+	seen[1] |= !strcmp(tok, "ro");
+	seen[2] |= !strcmp(tok, "sync");
+	seen[3] |= !strcmp(tok, "async");
 	return 0;
 }
 
 int nr_export_check_options(const char *list)
 {
-	int seen_rw = 0, seen_ro = 0, seen_sync = 0, seen_async = 0, ret;
-	char buf[512], *tok, *save, *eq;
+	char buf[NR_EXPORT_TOKEN_MAX + 1], *tok, *next;
+	int seen[4] = { 0 }, ret;
 
-	if (strlen(list) >= sizeof(buf))
-		return bad_option(list, "the list is too long");
+	if (strlen(list) > NR_EXPORT_TOKEN_MAX)
+		return bad_option(list, "the list is longer than exportfs "
+					"reads (511 bytes with the client)");
 	copy(buf, sizeof(buf), list);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		eq = strchr(tok, '=');
-		if (eq) {
-			*eq = '\0';
-			if (!in_list(valued, tok, strlen(tok))) {
-				*eq = '=';
-				return bad_option(tok, "unknown option, or it "
-						       "takes no value");
-			}
-			ret = check_value(tok, eq + 1, list);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (!in_list(flags, tok, strlen(tok)))
-			return bad_option(tok, "not an exports(5) option");
-		seen_rw |= !strcmp(tok, "rw");
-		seen_ro |= !strcmp(tok, "ro");
-		seen_sync |= !strcmp(tok, "sync");
-		seen_async |= !strcmp(tok, "async");
+	if (!buf[0])
+		return 0;
+	for (tok = buf; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		ret = check_one(tok, seen);
+		if (ret)
+			return ret;
 	}
-	if (seen_rw && seen_ro)
+	if (seen[0] && seen[1])
 		return bad_option(list, "both rw and ro");
-	if (seen_sync && seen_async)
+	if (seen[2] && seen[3])
 		return bad_option(list, "both sync and async");
 	return 0;
 }
 
-/* Reads one token: quotes group, "\ooo" is an octal byte. */
-static const char *get_token(const char *p, char *out, size_t len, int path)
+int nr_export_check_entry(const char *path, const char *client,
+			  const char *options)
+{
+	size_t n = strlen(path);
+
+	if (n > NR_EXPORT_PATH_MAX) {
+		nr_diag("export a shorter path (a bind mount of it, for "
+			"example)",
+			"export path '%.40s...' is %zu bytes: exportfs reads "
+			"paths of at most %d",
+			path, n, NR_EXPORT_PATH_MAX);
+		return -ENAMETOOLONG;
+	}
+	/* exportfs reads CLIENT(OPTIONS) as one token of at most 511 bytes
+	 * and drops a longer one with the rest of the line. */
+	if (strlen(client) + strlen(options) + 2 > NR_EXPORT_TOKEN_MAX) {
+		nr_diag("use fewer options, or a CIDR instead of a long name",
+			"export %s to %s: '%s(%s)' is longer than the %d bytes "
+			"exportfs reads",
+			path, client, client, options, NR_EXPORT_TOKEN_MAX);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/*
+ * Reads one token as exportfs does: quotes group, "\ooo" is an octal byte in
+ * any token. Sets *over when the token does not fit in len.
+ */
+static const char *get_token(const char *p, char *out, size_t len, int *over)
 {
 	size_t o = 0;
 	int quoted = 0;
@@ -244,55 +403,76 @@ static const char *get_token(const char *p, char *out, size_t len, int path)
 			quoted = !quoted;
 			continue;
 		}
-		if (c == '\\' && path && nr_octal_byte(p) >= 0) {
+		if (c == '\\' && nr_octal_byte(p) >= 0) {
 			c = (char)nr_octal_byte(p);
 			p += 3;
 		}
 		if (o + 1 < len)
 			out[o++] = c;
+		else
+			*over = 1;
 	}
 	out[o] = '\0';
 	return p;
 }
 
+/* CLIENT(OPTIONS) or CLIENT into e; -EINVAL when ')' is not its last byte. */
+static int split_client(char *tok, const char *defopts, struct nr_export *e)
+{
+	char *paren = strchr(tok, '('), *close;
+
+	if (paren) {
+		*paren = '\0';
+		close = strchr(paren + 1, ')');
+		if (!close || close[1])
+			return -EINVAL;
+		*close = '\0';
+		copy(e->options, sizeof(e->options), paren + 1);
+	} else {
+		copy(e->options, sizeof(e->options), defopts);
+	}
+	/* A path alone, or "(opts)" alone, exports to everyone (exports(5)). */
+	copy(e->client, sizeof(e->client), tok[0] ? tok : "*");
+	return 0;
+}
+
 int nr_export_parse_line(const char *line, struct nr_export *out, int max)
 {
-	char tok[1024], defopts[512] = "", *paren;
+	char tok[NR_EXPORT_TOKEN_MAX + 1],
+		defopts[NR_EXPORT_TOKEN_MAX + 1] = "";
 	const char *p = line;
-	int n = 0;
+	int n = 0, over = 0;
 
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!*p || *p == '#')
 		return 0;
-	p = get_token(p, out[0].path, sizeof(out[0].path), 1);
+	if (max < 1)
+		return -ENOSPC;
+	p = get_token(p, out[0].path, sizeof(out[0].path), &over);
 	for (;;) {
 		while (isspace((unsigned char)*p))
 			p++;
+		if (over)
+			return -E2BIG;
 		if (!*p || *p == '#')
 			break;
-		p = get_token(p, tok, sizeof(tok), 0);
+		p = get_token(p, tok, sizeof(tok), &over);
+		if (over)
+			return -E2BIG;
 		if (tok[0] == '-') {
 			copy(defopts, sizeof(defopts), tok + 1);
 			continue;
 		}
 		if (n >= max)
-			break;
+			return -ENOSPC;
 		if (n > 0)
 			memcpy(out[n].path, out[0].path, sizeof(out[n].path));
-		paren = strchr(tok, '(');
-		if (paren) {
-			*paren = '\0';
-			paren[strcspn(paren + 1, ")") + 1] = '\0';
-			copy(out[n].options, sizeof(out[n].options), paren + 1);
-		} else {
-			copy(out[n].options, sizeof(out[n].options), defopts);
-		}
-		/* A path alone exports to everyone (exports(5)). */
-		copy(out[n].client, sizeof(out[n].client), tok[0] ? tok : "*");
+		if (split_client(tok, defopts, &out[n]))
+			return -EINVAL;
 		n++;
 	}
-	if (n == 0 && max > 0) {
+	if (n == 0) {
 		snprintf(out[0].client, sizeof(out[0].client), "*");
 		copy(out[0].options, sizeof(out[0].options), defopts);
 		n = 1;

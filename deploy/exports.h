@@ -13,22 +13,42 @@
 #define NR_EXPORTS_FILE "/etc/exports.d/rdmaio.exports"
 #define NR_EXPORTS_MAX 256
 
+/*
+ * nfs-utils' own limits: exportfs reads a path into 1,024 bytes (less the
+ * room an escape takes while it is decoded) and CLIENT(OPTIONS) as one token
+ * of at most 511 bytes; beyond them it drops the entry and the rest of the
+ * line.
+ */
+#define NR_EXPORT_PATH_MAX 1020
+#define NR_EXPORT_TOKEN_MAX 511
+#define NR_EXPORT_CLIENT_MAX 255
+
 struct nr_export {
-	char path[1024];
-	char client[256];
-	char options[512]; /* comma-separated, may be empty */
+	char path[NR_EXPORT_PATH_MAX + 4];
+	char client[NR_EXPORT_TOKEN_MAX + 1];
+	char options[NR_EXPORT_TOKEN_MAX + 1]; /* comma-separated, or empty */
 };
 
 struct nr_exports; /* a loaded table of entries */
 
-/* Each validator explains what is wrong and returns -EINVAL. */
+/*
+ * Each validator explains what is wrong and returns -errno. A client spec
+ * and every option value hold no byte that exportfs would read as a blank,
+ * a quote, an escape, a comment or the list's punctuation, so what nfsrdma
+ * writes cannot grow into another client or another line.
+ */
 int nr_export_check_client(const char *spec);
 int nr_export_check_options(const char *list);
+/* nfs-utils' limits on one entry: -ENAMETOOLONG or -E2BIG. */
+int nr_export_check_entry(const char *path, const char *client,
+			  const char *options);
 
 /* exports(5) octal escaping of a path: "\040" for a space, and so on. */
 int nr_export_escape(const char *path, char *out, size_t len);
 
-/* Parses one logical line into up to max entries; returns the count. */
+/* Parses one logical line into up to max entries; returns the count, or
+ * -E2BIG (a token longer than nfs-utils reads), -EINVAL (an option list
+ * not closed by its token's last byte), -ENOSPC (more than max entries). */
 int nr_export_parse_line(const char *line, struct nr_export *out, int max);
 
 /* Loads one file (a missing file is an empty table). */
@@ -53,8 +73,13 @@ int nr_exports_file_add(const char *path, const char *client,
 			const char *options);
 int nr_exports_file_del(const char *path, const char *client);
 
-/* exportfs -ra, then checks /var/lib/nfs/etab for (path, client), or for
- * path's absence when client is NULL. */
-int nr_exports_apply(const char *path, const char *client, int present);
+/*
+ * The whole change, under the lock and with signals held: edit the file,
+ * exportfs -ra, check etab. On any failure, or a SIGINT/SIGTERM meanwhile
+ * (-EINTR), the file is put back, exportfs -ra runs again and etab is checked
+ * to list path as before. Return as the file_ functions.
+ */
+int nr_exports_add(const char *path, const char *client, const char *options);
+int nr_exports_del(const char *path);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "link.h"
 #include "log.h"
+#include "sigdefer.h"
 #include "doctor.h"
 #include "nfsd.h"
 #include "probe.h"
@@ -213,7 +214,13 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], cmds[i].name)) {
+			int ret = cmds[i].fn(argc - 1, argv + 1);
+
+			/* A Ctrl-C held through a change ends the process
+			 * now that the change is whole or undone. */
+			nr_sigdefer_reraise();
+			return ret;
+		}
 	return nr_bad_usage("unknown command: ", argv[1]);
 }

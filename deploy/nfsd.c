@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -16,11 +18,13 @@
 #include "kmodule.h"
 #include "log.h"
 #include "nfsd.h"
+#include "sigdefer.h"
 #include "spawn.h"
 #include "sysfile.h"
 
 #define NR_PERSIST_CONF "/etc/nfs.conf.d/rdmaio-rdma.conf"
 #define NR_MOUNT_PROGRAM 100005
+#define NR_NFSD_LOCK "/run/nfsrdma-server.lock"
 
 int nr_nfsd_versions_line(const char *list, char *out, size_t len)
 {
@@ -132,17 +136,19 @@ int nr_nfsd_read_state(int rdma_port, struct nr_nfsd_state *st)
 }
 
 /* Mounts the nfsd control filesystem unless it is there already. */
-static int mount_nfsd_fs(void)
+static int mount_nfsd_fs(int *mounted)
 {
 	int ret = nr_file_exists(NR_NFSD_DIR "/portlist");
 
-	if (ret != 0 || getenv("NFSRDMA_ROOT"))
+	*mounted = 0;
+	if (ret != 0 || nr_test_root())
 		return ret < 0 ? ret : 0;
 	if (mount("nfsd", NR_NFSD_DIR, "nfsd", 0, NULL)) {
 		ret = -errno;
 		nr_call_err(ret, "mount(nfsd, %s, nfsd)", NR_NFSD_DIR);
 		return ret;
 	}
+	*mounted = 1;
 	return 0;
 }
 
@@ -298,7 +304,7 @@ static int check_mountd_registered(void)
 	pid_t pid = nr_proc_find("rpc.mountd");
 	char fix[160];
 
-	if (!pid || getenv("NFSRDMA_ROOT") ||
+	if (!pid || nr_test_root() ||
 	    pmap_getport(&lo, NR_MOUNT_PROGRAM, 3, IPPROTO_TCP))
 		return 0;
 	snprintf(fix, sizeof(fix),
@@ -312,67 +318,158 @@ static int check_mountd_registered(void)
 	return -ESRCH;
 }
 
-int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
+/* What one start changed, so that a failure can put it back. */
+struct nfsd_undo {
+	int was_running; /* nfsd had listeners or threads before; -1 unknown */
+	int mounted_fs; /* this start mounted the nfsd filesystem */
+	int changed; /* steps written to a running nfsd */
+	pid_t rpcbind; /* daemons this start launched, 0 if none */
+	pid_t mountd;
+};
+
+/* Serialises starts: two at once would race on rpcbind and interleave their
+ * writes to /proc/fs/nfsd. The lock goes with the process. */
+static int lock_start(void)
+{
+	char path[4096];
+	int fd, ret;
+
+	ret = nr_path(path, sizeof(path), NR_NFSD_LOCK);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = -errno;
+		nr_call_err(ret, "locking %s", path);
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static void undo_start(const struct nfsd_undo *u)
+{
+	int bad = 0;
+
+	/* Zero threads drops every listener: only for a server that was
+	 * known to be down before. */
+	if (u->was_running == 0 && nr_file_write(NR_NFSD_DIR "/threads", "0\n"))
+		bad = 1;
+	if (nr_daemon_stop(u->mountd, "rpc.mountd"))
+		bad = 1;
+	if (nr_daemon_stop(u->rpcbind, "rpcbind"))
+		bad = 1;
+	if (u->mounted_fs && umount2(NR_NFSD_DIR, 0))
+		bad = 1;
+	if (bad)
+		nr_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
+			"could not undo all of the partial nfsd start");
+	else if (u->was_running == 1 && u->changed)
+		nr_diag("run 'nfsrdma server status'; 'nfsrdma server stop' "
+			"drops them with the server",
+			"server start: nfsd was already running and keeps what "
+			"this start added: the kernel cannot drop one listener "
+			"alone");
+	else
+		nr_diag(NULL, "server start: undone, the NFS server is as it "
+			      "was before");
+}
+
+static int check_started(const struct nr_nfsd_req *req)
+{
+	struct nr_nfsd_state st;
+	char portlist[4096] = "";
+	int ret;
+
+	ret = nr_nfsd_read_state(req->rdma_port, &st);
+	if (ret)
+		return ret;
+	if (st.has_rdma && st.threads > 0)
+		return 0;
+	nr_file_read(NR_NFSD_DIR "/portlist", portlist, sizeof(portlist));
+	nr_diag("check 'dmesg' for svcrdma errors",
+		"nfsd: after start the portlist has no 'rdma %d' (has: %s) or "
+		"no threads (%d)",
+		req->rdma_port, portlist, st.threads);
+	return -EIO;
+}
+
+/* The steps after the lock; every change is recorded in u. */
+static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
+			int *nsteps)
 {
 	char *rpcbind[] = { "rpcbind", NULL },
 	     *mountd[] = { "rpc.mountd", NULL };
 	enum nr_nfsd_step steps[NR_NFSD_NSTEPS];
 	struct nr_nfsd_state st;
-	int n, i, ret, was_running;
-	char portlist[4096];
+	int i, ret;
 
-	if ((ret = nr_module_load("nfsd", "NFS server")) ||
-	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")) ||
-	    (ret = mount_nfsd_fs()))
-		return ret;
 	ret = nr_nfsd_read_state(req->rdma_port, &st);
 	if (ret) {
 		nr_call_err(ret, "reading %s/portlist", NR_NFSD_DIR);
 		return ret;
 	}
-	was_running = st.running;
-	if (strstr(req->versions, "+3") &&
-	    ((ret = nr_daemon_ensure(rpcbind, "NFSv3 port registration")) ||
-	     (ret = check_mountd_registered())))
-		return ret;
-	if (!getenv("NFSRDMA_ROOT") && (ret = exportfs_sync()))
-		return ret;
-	n = nr_nfsd_plan(req, &st, steps);
-	for (i = 0; i < n; i++) {
-		ret = run_step(steps[i], req);
+	u->was_running = st.running;
+	if (strstr(req->versions, "+3")) {
+		u->rpcbind =
+			nr_daemon_start(rpcbind, "NFSv3 port registration");
+		if (u->rpcbind < 0)
+			return (int)u->rpcbind;
+		ret = check_mountd_registered();
 		if (ret)
-			break;
+			return ret;
 	}
-	if (ret && !was_running) {
-		/* Zero threads tears the half-made server down again. */
-		if (nr_file_write(NR_NFSD_DIR "/threads", "0\n"))
-			nr_diag("run 'nfsrdma server stop'",
-				"could not undo the partial nfsd start");
+	if (!nr_test_root() && (ret = exportfs_sync()))
 		return ret;
+	*nsteps = nr_nfsd_plan(req, &st, steps);
+	for (i = 0; i < *nsteps && !nr_sigdefer_pending(); i++) {
+		ret = run_step(steps[i], req);
+		u->changed = 1;
+		if (ret)
+			return ret;
 	}
+	if (!nr_test_root() && !nr_sigdefer_pending()) {
+		u->mountd = nr_daemon_start(mountd, "export upcalls");
+		if (u->mountd < 0)
+			return (int)u->mountd;
+	}
+	return nr_sigdefer_pending() ? -EINTR : check_started(req);
+}
+
+int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
+{
+	struct nfsd_undo u = { .was_running = -1 };
+	struct nr_nfsd_state st;
+	int ret, lock, n = 0;
+
+	if ((ret = nr_module_load("nfsd", "NFS server")) ||
+	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")))
+		return ret;
+	nr_sigdefer_begin();
+	lock = lock_start();
+	ret = lock < 0 ? lock : mount_nfsd_fs(&u.mounted_fs);
+	if (!ret)
+		ret = start_locked(req, &u, &n);
+	if (!ret && persist)
+		ret = nr_nfsd_persist(req->rdma_port);
+	if (!ret && nr_sigdefer_pending())
+		ret = -EINTR;
+	if (ret == -EINTR)
+		nr_diag(NULL, "server start: interrupted");
+	if (ret && lock >= 0)
+		undo_start(&u);
+	if (!ret)
+		ret = nr_nfsd_read_state(req->rdma_port, &st);
+	if (lock >= 0)
+		close(lock);
+	nr_sigdefer_end();
 	if (ret)
-		return ret;
-	if (!getenv("NFSRDMA_ROOT") &&
-	    (ret = nr_daemon_ensure(mountd, "export upcalls")))
-		return ret;
-	ret = nr_nfsd_read_state(req->rdma_port, &st);
-	if (!ret && (!st.has_rdma || st.threads <= 0)) {
-		nr_file_read(NR_NFSD_DIR "/portlist", portlist,
-			     sizeof(portlist));
-		nr_diag("check 'dmesg' for svcrdma errors",
-			"nfsd: after start the portlist has no 'rdma %d' "
-			"(has: %s) or no threads (%d)",
-			req->rdma_port, portlist, st.threads);
-		return -EIO;
-	}
-	if (ret)
-		return ret;
-	if (persist && (ret = nr_nfsd_persist(req->rdma_port)))
 		return ret;
 	printf("nfsd %s: threads %d, rdma port %d\n",
-	       !was_running ? "started"
-	       : n	    ? "updated"
-			    : "already running",
+	       u.was_running == 0 ? "started"
+	       : n		  ? "updated"
+				  : "already running",
 	       st.threads, req->rdma_port);
 	return 0;
 }

@@ -1,7 +1,7 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
 NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
 	deploy/kmodule.c deploy/link.c deploy/spawn.c deploy/nfsd.c \
-	deploy/exports.c deploy/exportfile.c \
+	deploy/exports.c deploy/exportfile.c deploy/etab.c deploy/sigdefer.c \
 	deploy/mounts.c deploy/nfsmount.c deploy/status.c deploy/probe.c \
 	deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
@@ -25,5 +25,12 @@ UNIT_TESTS += $(NR_TESTS)
 $(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"'
 $(B)/tests/deploy/test-%.o: CPPFLAGS += -Ideploy
 
-$(NR_TESTS): $(B)/tests/deploy/test-%: $(B)/tests/deploy/test-%.o $(NR_LIB_OBJS)
+# Only the tests' build honours NFSRDMA_ROOT (see sysfile.h).
+NR_TEST_LIB_OBJS := $(filter-out $(B)/deploy/sysfile.o,$(NR_LIB_OBJS)) \
+	$(B)/deploy/sysfile-test.o
+$(B)/deploy/sysfile-test.o: deploy/sysfile.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -DNR_TEST_BUILD -c -o $@ $<
+
+$(NR_TESTS): $(B)/tests/deploy/test-%: $(B)/tests/deploy/test-%.o $(NR_TEST_LIB_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS) -lcmocka

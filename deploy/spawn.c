@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
+#include <signal.h>
 #include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -34,6 +36,43 @@ int nr_helper_path(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * A child starts with no signal held, even inside nr_sigdefer_begin(), and
+ * in a process group of its own: Ctrl-C at the terminal reaches nfsrdma,
+ * which decides what to undo, and not exportfs half-way through etab.
+ */
+static int spawn_clean(pid_t *pid, const char *path, char *const argv[],
+		       char *const env[])
+{
+	posix_spawnattr_t attr;
+	sigset_t none, dfl;
+	int ret;
+
+	ret = posix_spawnattr_init(&attr);
+	if (ret)
+		return ret;
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGHUP);
+	sigaddset(&dfl, SIGQUIT);
+	sigaddset(&dfl, SIGPIPE);
+	ret = posix_spawnattr_setsigmask(&attr, &none);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(&attr, &dfl);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(&attr, 0);
+	if (!ret)
+		ret = posix_spawnattr_setflags(
+			&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+				       POSIX_SPAWN_SETPGROUP);
+	if (!ret)
+		ret = posix_spawn(pid, path, NULL, &attr, argv, env);
+	posix_spawnattr_destroy(&attr);
+	return ret;
+}
+
 int nr_spawn_wait(char *const argv[])
 {
 	static char *const clean_env[] = { "PATH=" NR_HELPER_DIRS, "LC_ALL=C",
@@ -53,7 +92,7 @@ int nr_spawn_wait(char *const argv[])
 			NR_HELPER_DIRS);
 		return ret;
 	}
-	ret = posix_spawn(&pid, path, NULL, NULL, argv, clean_env);
+	ret = spawn_clean(&pid, path, argv, clean_env);
 	if (ret) {
 		nr_call_err(ret, "posix_spawn(%s)", path);
 		return -ret;
@@ -105,9 +144,10 @@ int nr_proc_running(const char *comm)
 	return nr_proc_find(comm) != 0;
 }
 
-int nr_daemon_ensure(char *const argv[], const char *why)
+pid_t nr_daemon_start(char *const argv[], const char *why)
 {
 	char fix[160];
+	pid_t pid;
 	int ret;
 
 	if (nr_proc_running(argv[0]))
@@ -119,12 +159,59 @@ int nr_daemon_ensure(char *const argv[], const char *why)
 	ret = nr_spawn_wait(argv);
 	if (ret == -ENOENT)
 		return ret;
-	if (ret == 0 && nr_proc_running(argv[0]))
-		return 0;
+	/* It forked into the background: none ran before, so this one is
+	 * the one just started. */
+	pid = ret == 0 ? nr_proc_find(argv[0]) : 0;
+	if (pid > 0)
+		return pid;
 	snprintf(fix, sizeof(fix),
 		 "install nfs-kernel-server/nfs-common/rpcbind and run '%s' to "
 		 "see why",
 		 argv[0]);
 	nr_diag(fix, "%s (%s) did not start (status %d)", argv[0], why, ret);
 	return ret < 0 ? ret : -ESRCH;
+}
+
+int nr_daemon_ensure(char *const argv[], const char *why)
+{
+	pid_t pid = nr_daemon_start(argv, why);
+
+	return pid < 0 ? (int)pid : 0;
+}
+
+static int comm_is(pid_t pid, const char *comm)
+{
+	char path[64], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return !strcmp(buf, comm);
+}
+
+int nr_daemon_stop(pid_t pid, const char *comm)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	/* The pid may have been reused since: only a process that still
+	 * has the daemon's name is ours. */
+	if (pid <= 0 || !comm_is(pid, comm))
+		return 0;
+	if (kill(pid, SIGTERM) && errno != ESRCH) {
+		nr_call_err(errno, "kill(%d, SIGTERM) (%s)", (int)pid, comm);
+		return -errno;
+	}
+	for (i = 0; i < 150 && comm_is(pid, comm); i++)
+		nanosleep(&tick, NULL);
+	if (!comm_is(pid, comm))
+		return 0;
+	nr_diag(NULL, "%s (pid %d) did not stop within 3 s of SIGTERM", comm,
+		(int)pid);
+	return -ETIMEDOUT;
 }

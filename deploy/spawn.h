@@ -37,4 +37,12 @@ pid_t nr_proc_find(const char *comm);
  */
 int nr_daemon_ensure(char *const argv[], const char *why);
 
+/* The same, returning the pid of the daemon it started, 0 when one already
+ * ran, or a negative code: what a rollback may stop. */
+pid_t nr_daemon_start(char *const argv[], const char *why);
+
+/* Stops a daemon this process started (SIGTERM, then waits up to 3 s), if
+ * pid is still a process named comm; 0 when it is gone. */
+int nr_daemon_stop(pid_t pid, const char *comm);
+
 #endif

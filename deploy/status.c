@@ -73,7 +73,7 @@ static int active_mtu(const char *dev, int port)
 	struct ibv_port_attr pa;
 	int i, n, mtu = -1;
 
-	if (getenv("NFSRDMA_ROOT"))
+	if (nr_test_root())
 		return -1;
 	list = ibv_get_device_list(&n);
 	for (i = 0; list && i < n; i++) {
@@ -142,7 +142,7 @@ static const char *driver_of(const char *name, const char *ddir,
 	}
 	/* Soft-RoCE and siw have no parent device: the kernel's uverbs
 	 * driver id names them. */
-	if (*nlinks < 0 && !getenv("NFSRDMA_ROOT"))
+	if (*nlinks < 0 && !nr_test_root())
 		*nlinks = nr_link_list(links, 64);
 	if (*nlinks < 0)
 		*nlinks = 0;
@@ -286,7 +286,7 @@ static void add_nfsd(struct json_object *root)
 						       buf, sizeof(buf)) >= 0
 				       ? split(buf, "\n")
 				       : NULL);
-	if (!getenv("NFSRDMA_ROOT")) {
+	if (!nr_test_root()) {
 		json_object_object_add(
 			o, "mountd_running",
 			json_object_new_boolean(nr_proc_running("rpc.mountd")));

@@ -11,9 +11,18 @@
 #include "log.h"
 #include "sysfile.h"
 
+const char *nr_test_root(void)
+{
+#ifdef NR_TEST_BUILD
+	return getenv("NFSRDMA_ROOT");
+#else
+	return NULL;
+#endif
+}
+
 int nr_path(char *buf, size_t len, const char *abs)
 {
-	const char *root = getenv("NFSRDMA_ROOT");
+	const char *root = nr_test_root();
 	int n;
 
 	n = snprintf(buf, len, "%s%s", root ? root : "", abs);
@@ -145,4 +154,21 @@ int nr_file_exists(const char *abs)
 	if (stat(path, &st) == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -errno;
+}
+
+int nr_path_tidy(const char *path, char *out, size_t len)
+{
+	char *o = out;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	if (strlen(path) >= len)
+		return -ENAMETOOLONG;
+	for (; *path; path++)
+		if (*path != '/' || o == out || o[-1] != '/')
+			*o++ = *path;
+	if (o > out + 1 && o[-1] == '/')
+		o--;
+	*o = '\0';
+	return 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Paths under /proc, /sys, /etc and /var are resolved below NFSRDMA_ROOT
- * (empty by default) so unit tests can run the writers against a temporary
- * folder instead of the live system.
+ * Paths under /proc, /sys, /etc and /var. In the unit tests' build of this
+ * file (NR_TEST_BUILD) they are resolved below NFSRDMA_ROOT, so the writers
+ * run against a temporary folder; the nfsrdma program has no such switch and
+ * always acts on the live system.
  */
 #ifndef NR_SYSFILE_H
 #define NR_SYSFILE_H
@@ -10,7 +11,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Writes NFSRDMA_ROOT + abs into buf; -ENAMETOOLONG when it does not fit. */
+/* The test root, or NULL: always NULL outside the unit tests' build. */
+const char *nr_test_root(void);
+
+/* Writes the test root + abs into buf; -ENAMETOOLONG when it does not fit. */
 int nr_path(char *buf, size_t len, const char *abs);
 
 /*
@@ -27,6 +31,11 @@ int nr_file_write(const char *abs, const char *str);
 
 /* Writes data to abs through a temp file in the same folder, fsync, rename. */
 int nr_file_replace(const char *abs, const char *data, size_t len, mode_t mode);
+
+/* An absolute path by its text alone (no stat, so a dead NFS mount cannot
+ * hang it): '//' collapsed, the trailing '/' dropped. -ENAMETOOLONG when it
+ * does not fit, -EINVAL when it is not absolute. */
+int nr_path_tidy(const char *path, char *out, size_t len);
 
 /* 1 when abs exists, 0 when not, -errno on other errors. */
 int nr_file_exists(const char *abs);

@@ -142,12 +142,22 @@ static void client__accepts_valid_specs(void **state)
 
 static void client__rejects_bad_specs(void **state)
 {
-	static const char *const bad[] = {
-		"",	      "198.18.0.0/33", "198.18.0.300",
-		"fd18::/129", "fd18:::1::",    "a b",
-		"host(rw)",   "host.lab/24",   "@",
-		"h,i"
-	};
+	static const char *const bad[] = { "",
+					   "198.18.0.0/33",
+					   "198.18.0.300",
+					   "fd18::/129",
+					   "fd18:::1::",
+					   "a b",
+					   "host(rw)",
+					   "host.lab/24",
+					   "@",
+					   "h,i",
+					   "-rw",
+					   "-",
+					   "a\nb",
+					   "h'x",
+					   "198.18.0.0/024",
+					   "198.18.0.0/+8" };
 	size_t i;
 
 	(void)state;
@@ -169,6 +179,153 @@ static void options__validated_against_exports5(void **state)
 	assert_int_equal(nr_export_check_options("anonuid=x"), -EINVAL);
 	assert_int_equal(nr_export_check_options("sec=krb6"), -EINVAL);
 	assert_int_equal(nr_export_check_options("fsid="), -EINVAL);
+}
+
+/* Each value by its own rule: nothing that exportfs would read as the end
+ * of the list, another client or another line. */
+static void options__values_cannot_escape_the_list(void **state)
+{
+	static const char *const good[] = {
+		"rw,refer=/a@h",
+		"ro,refer=/a/b@h1+h2:/c@198.18.0.2",
+		"replicas=/x@h",
+		"mp",
+		"mp=/srv",
+		"mountpoint=/srv/x",
+		"fsid=0",
+		"fsid=4294967295",
+		"fsid=root",
+		"fsid=6f1c0b52-9e3a-4d2b-8c5e-0123456789ab",
+		"anonuid=0,anongid=65534",
+		"",
+	};
+	static const char *const bad[] = {
+		"rw,fsid=8,refer=/a@h) *(rw,no_root_squash,insecure,fsid=8",
+		"rw,refer=/a@h\n/srv/other *(rw,no_root_squash",
+		"rw,refer=/a@h\n",
+		"refer=a@h",
+		"refer=/a",
+		"refer=/a@",
+		"refer=/a@h+",
+		"refer=/a@h:",
+		"refer=/a@h#x",
+		"refer=/a@fd18::1",
+		"refer=/a/../b@h",
+		"replicas=/a@h\"x",
+		"mp=x",
+		"mp=/a//b",
+		"mountpoint=/a b",
+		"anonuid= 5",
+		"anonuid=+5",
+		"anonuid=-1",
+		"anonuid=4294967295",
+		"fsid=010",
+		"fsid=0x10",
+		"fsid=8 ",
+		"fsid=4294967296",
+		"fsid=abc",
+		"sec=sys:",
+		"rw,,sync",
+		"rw,",
+		",rw",
+	};
+	char buf[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(nr_export_check_options(good[i]), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		/* The escapes above are C's: make "\n" a real newline. */
+		snprintf(buf, sizeof(buf), "%s", bad[i]);
+		for (char *p = strstr(buf, "\\n"); p; p = strstr(p, "\\n")) {
+			*p = '\n';
+			memmove(p + 1, p + 2, strlen(p + 2) + 1);
+		}
+		if (nr_export_check_options(buf) != -EINVAL)
+			fail_msg("accepted: '%s'", buf);
+	}
+}
+
+static void entry__nfs_utils_limits(void **state)
+{
+	char path[1100], client[300], opts[400];
+
+	(void)state;
+	memset(path, 'a', sizeof(path));
+	path[0] = '/';
+	path[NR_EXPORT_PATH_MAX] = '\0';
+	assert_int_equal(nr_export_check_entry(path, "*", "rw"), 0);
+	path[NR_EXPORT_PATH_MAX] = 'a';
+	path[NR_EXPORT_PATH_MAX + 1] = '\0';
+	assert_int_equal(nr_export_check_entry(path, "*", "rw"), -ENAMETOOLONG);
+	memset(client, 'h', 255);
+	client[255] = '\0';
+	assert_int_equal(nr_export_check_client(client), 0);
+	/* client(options) of 511 bytes is the most exportfs reads (the
+	 * limit is on length alone: the options need not be valid here). */
+	memset(opts, 'r', sizeof(opts));
+	opts[NR_EXPORT_TOKEN_MAX - 2 - 255] = '\0';
+	assert_int_equal(nr_export_check_entry("/srv", client, opts), 0);
+	strcat(opts, "r");
+	assert_int_equal(nr_export_check_entry("/srv", client, opts), -E2BIG);
+	client[256] = '\0';
+	client[255] = 'h';
+	assert_int_equal(nr_export_check_client(client), -EINVAL);
+}
+
+static void parse__refuses_what_exportfs_refuses(void **state)
+{
+	struct nr_export e[4];
+	char line[2400];
+
+	(void)state;
+	assert_int_equal(nr_export_parse_line("/a h(rw", e, 4), -EINVAL);
+	assert_int_equal(nr_export_parse_line("/a h(rw)x", e, 4), -EINVAL);
+	assert_int_equal(nr_export_parse_line("/a h(rw) i(ro) j k", e, 2),
+			 -ENOSPC);
+	/* exportfs decodes escapes in every token, the client's too. */
+	assert_int_equal(nr_export_parse_line("/a h\\050rw\\051", e, 4), 1);
+	assert_string_equal(e[0].client, "h");
+	assert_string_equal(e[0].options, "rw");
+	memset(line, 'x', sizeof(line));
+	line[0] = '/';
+	line[1100] = '\0';
+	assert_int_equal(nr_export_parse_line(line, e, 4), -E2BIG);
+	snprintf(line, sizeof(line), "/a h(%0600d)", 0);
+	assert_int_equal(nr_export_parse_line(line, e, 4), -E2BIG);
+}
+
+/* exportfs has no line limit: neither has the loader. */
+static void file__long_lines_load_whole(void **state)
+{
+	struct nr_exports *t = NULL;
+	char path[256], name[64];
+	FILE *f;
+	int i;
+
+	(void)state;
+	assert_int_equal(nr_exports_file_add("/srv/l", "h0", "rw"), 1);
+	snprintf(path, sizeof(path), "%s%s", root, NR_EXPORTS_FILE);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("/srv/l", f);
+	for (i = 0; i < 40; i++)
+		fprintf(f,
+			" host-%03d.with-a-rather-long-domain-name.lab(rw,"
+			"sync,no_subtree_check,anonuid=65534,anongid=65534)",
+			i);
+	fputs(" \\\n  last(ro)\n", f);
+	fclose(f);
+	assert_int_equal(nr_exports_load(NR_EXPORTS_FILE, &t), 0);
+	assert_int_equal(nr_exports_count(t), 41);
+	snprintf(name, sizeof(name),
+		 "host-039.with-a-rather-long-domain-name.lab");
+	assert_string_equal(nr_exports_get(t, 39)->client, name);
+	assert_string_equal(nr_exports_get(t, 40)->client, "last");
+	assert_string_equal(nr_exports_get(t, 40)->options, "ro");
+	nr_exports_delete(&t);
+	assert_int_equal(nr_exports_file_del("/srv/l", NULL), 1);
 }
 
 static void file__add_is_idempotent_and_escaped(void **state)
@@ -275,6 +432,10 @@ int main(void)
 		cmocka_unit_test(client__accepts_valid_specs),
 		cmocka_unit_test(client__rejects_bad_specs),
 		cmocka_unit_test(options__validated_against_exports5),
+		cmocka_unit_test(options__values_cannot_escape_the_list),
+		cmocka_unit_test(entry__nfs_utils_limits),
+		cmocka_unit_test(parse__refuses_what_exportfs_refuses),
+		cmocka_unit_test(file__long_lines_load_whole),
 		cmocka_unit_test(file__add_is_idempotent_and_escaped),
 		cmocka_unit_test(file__load_reads_back_what_was_written),
 		cmocka_unit_test(file__killed_writer_leaves_whole_file),

@@ -44,8 +44,53 @@ check_fails "as a user, link add says root is needed" 1 "needs root" \
 	"$nr" link add rxe9 nrdummy0
 
 # --- server
-check_fails "server start brings up nfsd with RDMA" 0 "nfsd started" \
-	"$nr" server start --threads 4 --grace 10 --lease 10
+# All or nothing: a start that fails or is interrupted after nfsd came up
+# is undone. rpc.mountd, the last daemon it starts, is replaced (a bind
+# mount over it) by one that fails, then by one that is slow.
+pgrep -x rpcbind >/dev/null && rb0=1 || rb0=0
+mkdir -p /tmp/nr-real && cp /usr/sbin/rpc.mountd /tmp/nr-real/rpc.mountd
+down() {
+	sh -c '! test -s /proc/fs/nfsd/portlist &&
+		{ ! test -e /proc/fs/nfsd/threads ||
+		  [ "$(cat /proc/fs/nfsd/threads)" = 0 ]; } &&
+		! pgrep -x rpc.mountd >/dev/null &&
+		[ "$(pgrep -x rpcbind >/dev/null && echo 1 || echo 0)" = '$rb0' ]'
+}
+printf '#!/bin/sh\nexit 1\n' >/tmp/nr-mountd.fail
+chmod +x /tmp/nr-mountd.fail
+mount --bind /tmp/nr-mountd.fail /usr/sbin/rpc.mountd
+check_fails "server start whose rpc.mountd fails is undone" 1 \
+	"server start: undone" "$nr" server start
+umount /usr/sbin/rpc.mountd
+check "... no listeners, no threads, no daemon it started" down
+printf '#!/bin/sh\ntouch /tmp/nr-mountd.began\nsleep 3\nexec /tmp/nr-real/rpc.mountd "$@"\n' \
+	>/tmp/nr-mountd.slow
+chmod +x /tmp/nr-mountd.slow
+rm -f /tmp/nr-mountd.began
+mount --bind /tmp/nr-mountd.slow /usr/sbin/rpc.mountd
+"$nr" server start >/tmp/nr-start.out 2>&1 &
+ps=$!
+for _ in $(seq 300); do test -e /tmp/nr-mountd.began && break; sleep 0.1; done
+kill -TERM $ps
+wait $ps
+rs=$?
+umount /usr/sbin/rpc.mountd
+check "SIGTERM mid-start ends server start by it (status $rs, want 143)" \
+	test "$rs" = 143
+check "... after undoing it" grep -q "server start: undone" /tmp/nr-start.out
+check "... no listeners, no threads, no daemon it started" down
+# Two starts at once on a stopped server: the lock makes one start it and
+# the other find it running.
+"$nr" server start --threads 4 --grace 10 --lease 10 >/tmp/nr-s1 2>&1 &
+p1=$!
+"$nr" server start --threads 4 --grace 10 --lease 10 >/tmp/nr-s2 2>&1 &
+p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+check "two server starts at once both succeed (status $r1 and $r2)" \
+	test "$r1$r2" = 00
+check "... one started nfsd with RDMA, the other found it running" \
+	sh -c 'test "$(cat /tmp/nr-s1 /tmp/nr-s2 | grep -c "nfsd started")" = 1 &&
+		cat /tmp/nr-s1 /tmp/nr-s2 | grep -q "already running"'
 check "the portlist has rdma 20049 and tcp 2049" \
 	sh -c 'grep -qx "rdma 20049" /proc/fs/nfsd/portlist &&
 		grep -qx "tcp 2049" /proc/fs/nfsd/portlist'
@@ -90,8 +135,107 @@ check_fails "exportfs failing makes export add fail" 1 "exportfs -ra failed" \
 check "... and the entry was taken back out of the file" \
 	sh -c '! grep -q "^/srv/third" /etc/exports.d/rdmaio.exports &&
 		grep -q "^/srv/nr\\\\040data" /etc/exports.d/rdmaio.exports'
+check "... and out of the export table that exportfs had already written" \
+	sh -c '! exportfs -v | grep -q "^/srv/third"'
 cp /tmp/nr-exports.orig /etc/exports
 exportfs -ra
+
+# --- hostile and careless input: refused with exit 2, and neither the
+# exports file nor the kernel's export table (exportfs -v) changes.
+state() { cat /etc/exports.d/rdmaio.exports; exportfs -v; }
+state >/tmp/nr-state.before
+unchanged() {
+	check "... the exports file and exportfs -v are unchanged" \
+		sh -c '{ cat /etc/exports.d/rdmaio.exports; exportfs -v; } |
+			cmp -s - /tmp/nr-state.before'
+}
+check_fails "an option value cannot open the export to every host" 2 \
+	"export option 'refer': a value cannot hold a blank" \
+	"$nr" export add /srv/other --clients 198.18.0.1 --options \
+	'rw,fsid=8,refer=/a@h) *(rw,no_root_squash,insecure,fsid=8'
+unchanged
+check_fails "a newline in a value cannot write a second line" 2 \
+	"a value cannot hold a blank, a control character" \
+	"$nr" export add /srv/other --clients 198.18.0.1 --options \
+	"$(printf 'rw,fsid=8,refer=/a@h\n/srv/x *(rw,no_root_squash')"
+unchanged
+check_fails "a client spec '-rw' is not default options" 2 \
+	"client spec '-rw' is not valid: it starts with '-'" \
+	"$nr" export add /srv/other --clients -rw --options fsid=8
+unchanged
+check_fails "fsid= is a number by strict rules ('010' would be 8)" 2 \
+	"needs a number \\(digits only, no leading 0\\)" \
+	"$nr" export add /srv/other --clients 198.18.0.1 --options fsid=010
+unchanged
+long=/srv/long
+for i in 1 2 3 4 5 6 7 8 9 10 11; do long=$long/$(printf 'd%.0s' {1..95}); done
+mkdir -p "$long"
+check_fails "a path longer than exportfs reads is refused, not cut" 2 \
+	"exportfs reads paths of at most 1020" \
+	"$nr" export add "$long" --clients 198.18.0.1 --options fsid=9
+unchanged
+check_fails "CLIENT(OPTIONS) longer than exportfs's 511-byte token" 2 \
+	"longer than the 511 bytes exportfs reads" \
+	"$nr" export add /srv/other --options \
+	"rw,fsid=2$(printf ',no_wdelay%.0s' {1..26})" \
+	--clients "$(printf 'h%.0s' {1..250}).lab"
+unchanged
+check_fails "a trailing slash names the same export" 0 "already present" \
+	"$nr" export add /srv/other/ --clients 203.0.113.7 \
+	--options rw,no_subtree_check,fsid=2
+unchanged
+# A fake exportfs first in PATH: nfsrdma runs as root and must not run it.
+mkdir -p /tmp/nr-fakebin
+printf '#!/bin/sh\ntouch /tmp/nr-fake-ran\n' >/tmp/nr-fakebin/exportfs
+chmod +x /tmp/nr-fakebin/exportfs
+check_fails "export add ignores an exportfs put first in PATH" 0 "added" \
+	env PATH=/tmp/nr-fakebin:$PATH "$nr" export add /srv/other \
+	--clients 203.0.113.8 --options rw,fsid=2
+check "... the fake never ran, the real one applied the export" \
+	sh -c '! test -e /tmp/nr-fake-ran &&
+		exportfs -v | grep -A1 "^/srv/other" | grep -q 203.0.113.8'
+check_fails "NFSRDMA_ROOT means nothing to the installed nfsrdma" 0 \
+	"deleted" env NFSRDMA_ROOT=/tmp/nr-fakeroot "$nr" export del /srv/other/
+check "... the live file and table lost /srv/other" \
+	sh -c '! grep -q "^/srv/other" /etc/exports.d/rdmaio.exports &&
+		! exportfs -v | grep -q "^/srv/other"'
+"$nr" export add /srv/other --clients 203.0.113.7 \
+	--options rw,no_subtree_check,fsid=2 >/dev/null
+state >/tmp/nr-state.before
+# Two writers at once: the lock serialises them, both entries land.
+mkdir -p /srv/c1 /srv/c2
+"$nr" export add /srv/c1 --clients 198.18.0.9 --options fsid=11 >/dev/null &
+p1=$!
+"$nr" export add /srv/c2 --clients 198.18.0.9 --options fsid=12 >/dev/null &
+p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+check "two concurrent export adds both succeed (status $r1 and $r2), both in file and table" \
+	sh -c "[ $r1 = 0 ] && [ $r2 = 0 ] &&
+		grep -q '^/srv/c1 ' /etc/exports.d/rdmaio.exports &&
+		grep -q '^/srv/c2 ' /etc/exports.d/rdmaio.exports &&
+		exportfs -v | grep -q '^/srv/c1' && exportfs -v | grep -q '^/srv/c2'"
+"$nr" export del /srv/c1 >/dev/null
+"$nr" export del /srv/c2 >/dev/null
+# SIGTERM while exportfs runs (slowed by a wrapper bound over it): the
+# change is rolled back before nfsrdma ends by the signal.
+cp /usr/sbin/exportfs /tmp/nr-exportfs.real
+printf '#!/bin/sh\nsleep 2\nexec /tmp/nr-exportfs.real "$@"\n' \
+	>/tmp/nr-exportfs.slow
+chmod +x /tmp/nr-exportfs.slow
+mount --bind /tmp/nr-exportfs.slow /usr/sbin/exportfs
+"$nr" export add /srv/c1 --clients 198.18.0.9 --options fsid=11 \
+	>/tmp/nr-term.out 2>&1 &
+pt=$!
+sleep 1
+kill -TERM $pt
+wait $pt
+rt=$?
+umount /usr/sbin/exportfs
+check "SIGTERM mid-change: nfsrdma ends by it (status $rt, want 143)" \
+	test "$rt" = 143
+check "... saying nothing changed" \
+	grep -q "export add /srv/c1: interrupted, nothing changed" /tmp/nr-term.out
+unchanged
 
 check_fails "probe: the export is visible to this client over TCP" 0 \
 	"is exported to this host" "$nr" probe "$srv:$exp"

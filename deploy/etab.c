@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etab.h"
+#include "exports.h"
+#include "log.h"
+#include "spawn.h"
+
+int nr_etab_reload(void)
+{
+	char *argv[] = { "exportfs", "-ra", NULL };
+	int ret;
+
+	ret = nr_spawn_wait(argv);
+	if (ret == 0)
+		return 0;
+	if (ret > 0)
+		nr_diag("run 'exportfs -rav' to see which line it rejects",
+			"exportfs -ra failed (status %d)", ret);
+	return ret < 0 ? ret : -EIO;
+}
+
+static int load(struct nr_exports **tp)
+{
+	int ret = nr_exports_load(NR_ETAB, tp);
+
+	if (ret)
+		nr_call_err(ret, "reading %s", NR_ETAB);
+	return ret;
+}
+
+int nr_etab_has(const char *path, const char *client)
+{
+	struct nr_exports *t = NULL;
+	const struct nr_export *e;
+	int ret, i, found = 0;
+
+	ret = load(&t);
+	if (ret)
+		return ret;
+	for (i = 0; (e = nr_exports_get(t, i)); i++)
+		if (!strcmp(e->path, path) &&
+		    (!client || !strcmp(e->client, client)))
+			found = 1;
+	nr_exports_delete(&t);
+	return found;
+}
+
+int nr_etab_describe(const char *path, char **out)
+{
+	struct nr_exports *t = NULL;
+	const struct nr_export *e;
+	size_t len = 0;
+	char *buf;
+	FILE *f;
+	int ret, i;
+
+	ret = load(&t);
+	if (ret)
+		return ret;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		ret = -errno;
+		nr_exports_delete(&t);
+		return ret;
+	}
+	for (i = 0; (e = nr_exports_get(t, i)); i++)
+		if (!strcmp(e->path, path))
+			fprintf(f, "%s(%s)\n", e->client, e->options);
+	ret = fclose(f) ? -errno : 0;
+	nr_exports_delete(&t);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	return 0;
+}
