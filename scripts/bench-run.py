@@ -19,10 +19,12 @@ Prints a table and writes results/bench-TIME.json, every sample included.
 Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5),
 BENCH_ROUNDS (default 3), BENCH_CLIENT_CPU.
 """
+import ctypes
 import datetime
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -89,6 +91,33 @@ def perftest_row(out, size, col):
     return None
 
 
+# fio's job processes outlive a killed or failed fio. As a child subreaper
+# this process inherits them, so it can stop exactly those, by pid, and
+# never another user's fio.
+PR_SET_CHILD_SUBREAPER = 36
+if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0):
+    sys.exit(f"bench: prctl(PR_SET_CHILD_SUBREAPER): "
+             f"{os.strerror(ctypes.get_errno())}")
+
+
+def stop_strays():
+    """Kill and reap the processes left to us: what a fio run left behind
+    (no other child of ours is running when this is called)."""
+    me = os.getpid()
+    for d in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == me:
+            try:
+                os.kill(int(d), signal.SIGKILL)
+                os.waitpid(int(d), 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
 def fio(*jobs):
     """fio's JSON for one run of the given jobs (lists of --opt=val), or None."""
     argv = ["timeout", "-k", "5", str(SECS + 40), "fio", "--output-format=json"]
@@ -96,14 +125,14 @@ def fio(*jobs):
         argv += job
     # Files, not pipes: fio's job processes run in their own session, so a
     # timeout kills only the parent and a child still holding a pipe would
-    # keep us waiting for its end of file forever.
+    # keep us waiting for its end of file forever (stop_strays ends them).
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         p = subprocess.run(argv, stdout=out, stderr=err, text=True)
         out.seek(0)
         err.seek(0)
         text, errtext = out.read(), err.read()
     if p.returncode:
-        subprocess.run(["pkill", "-KILL", "-x", "fio"])
+        stop_strays()
         log(f"bench: fio {' '.join(argv[6:])[:100]}... failed (exit {p.returncode}): "
             f"{errtext.strip()[-300:]}")
         return None
