@@ -184,7 +184,6 @@ int nr_exports_load_all(struct nr_exports **tp)
 
 int nr_exports_format(const struct nr_exports *t, char *buf, size_t len)
 {
-	char esc[4200];
 	size_t o;
 	int i, n;
 
@@ -195,12 +194,9 @@ int nr_exports_format(const struct nr_exports *t, char *buf, size_t len)
 		return -ENOSPC;
 	o = n;
 	for (i = 0; i < t->n; i++) {
-		if (nr_export_escape(t->e[i].path, esc, sizeof(esc)))
-			return -ENOSPC;
-		n = snprintf(buf + o, len - o, "%s %s(%s)\n", esc,
-			     t->e[i].client, t->e[i].options);
-		if (n < 0 || (size_t)n >= len - o)
-			return -ENOSPC;
+		n = nr_export_format(&t->e[i], buf + o, len - o);
+		if (n < 0)
+			return n;
 		o += n;
 	}
 	return (int)o;

@@ -39,6 +39,17 @@ int nr_export_escape(const char *path, char *out, size_t len)
 	return 0;
 }
 
+int nr_export_format(const struct nr_export *e, char *buf, size_t len)
+{
+	char esc[sizeof(e->path) * 4];
+	int n;
+
+	if (nr_export_escape(e->path, esc, sizeof(esc)))
+		return -ENOSPC;
+	n = snprintf(buf, len, "%s %s(%s)\n", esc, e->client, e->options);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
+}
+
 /* Digits only (no sign, space or '+': strtol would take them), at most max
  * and, unless it is 0, without a leading zero (nfs-utils reads fsid= in base
  * 0, so "010" would be 8). */

@@ -46,6 +46,10 @@ int nr_export_check_entry(const char *path, const char *client,
 /* exports(5) octal escaping of a path: "\040" for a space, and so on. */
 int nr_export_escape(const char *path, char *out, size_t len);
 
+/* One entry as an exports(5) line, "PATH CLIENT(OPTIONS)\n"; returns its
+ * length or -ENOSPC. */
+int nr_export_format(const struct nr_export *e, char *buf, size_t len);
+
 /* Parses one logical line into up to max entries; returns the count, or
  * -E2BIG (a token longer than nfs-utils reads), -EINVAL (an option list
  * not closed by its token's last byte), -ENOSPC (more than max entries). */
