@@ -114,6 +114,9 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		return -EINVAL;
 	}
 	c->verbs = verbs;
+	ret = rio_async_init(verbs);
+	if (ret)
+		return ret;
 	c->pd = ibv_alloc_pd(verbs);
 	if (!c->pd) {
 		ret = errno;
@@ -237,7 +240,11 @@ static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
 				c->o->inline_size);
 		return -ret;
 	}
-	c->inline_max = qa.cap.max_inline_data;
+	/* The device may return a larger cap than asked: inline=0 means
+	 * none, and inline=N no more than N. */
+	c->inline_max = qa.cap.max_inline_data < c->o->inline_size
+				? qa.cap.max_inline_data
+				: c->o->inline_size;
 	q->qp_num = q->id->qp->qp_num;
 	return 0;
 }

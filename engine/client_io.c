@@ -144,6 +144,22 @@ static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
 	rio_client_fail_last(c, q, n > q->count ? q->count : n, err);
 }
 
+/* The requests a failed post took before the bad one carry no signalled
+ * completion: in the error state the device flushes them at once (each
+ * with its own completion) instead of leaving them to the dead-peer wait.
+ * Whether they reached the target is unknown, so they count as failed. */
+static void rio_client_flush(struct rio_cqp *q)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	int ret;
+
+	if (!q->count)
+		return;
+	ret = ibv_modify_qp(q->id->qp, &attr, IBV_QP_STATE);
+	if (ret)
+		rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)", q->qp_num);
+}
+
 int rio_client_commit(struct rio_client *c)
 {
 	struct thread_data *td = c->td;
@@ -178,6 +194,7 @@ int rio_client_commit(struct rio_client *c)
 			rio_err_call(ret, "ibv_post_send(qp %u to %s)",
 				     q->qp_num, c->peer);
 			rio_client_unpost(c, q, bad ? bad : q->first, ret);
+			rio_client_flush(q);
 			c->dead = true;
 			err = -ret;
 		}
@@ -259,6 +276,35 @@ static void rio_client_reap(struct rio_client *c, int n)
 	}
 }
 
+static unsigned int rio_client_busy(const struct rio_client *c)
+{
+	unsigned int i, busy = 0;
+
+	for (i = 0; i < c->nqps; i++)
+		busy += c->qps[i].count;
+	return busy;
+}
+
+/* A QP or device error the device reported outside any completion. */
+static bool rio_client_async(struct rio_client *c)
+{
+	const struct ibv_qp *qps[RIO_MAX_QPS];
+	char what[128];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < c->nqps; i++)
+		qps[i] = c->qps[i].id ? c->qps[i].id->qp : NULL;
+	ret = rio_async_fatal(c->verbs, qps, c->nqps, c->cq, what,
+			      sizeof(what));
+	if (ret <= 0)
+		return false;
+	rio_err("client job: RDMA device %s reported %s while %u I/Os to target %s were in flight; they count as failed; check the kernel log (dmesg) and 'rdma link show'",
+		ibv_get_device_name(c->verbs->device), what, rio_client_busy(c),
+		c->peer);
+	return true;
+}
+
 static void rio_client_watch(struct rio_client *c)
 {
 	struct rdma_cm_event *ev;
@@ -281,15 +327,6 @@ static void rio_client_watch(struct rio_client *c)
 /* How long the client waits without a completion once its peer is gone
  * or fio ends the job. */
 #define RIO_STUCK_MS 5000
-
-static unsigned int rio_client_busy(const struct rio_client *c)
-{
-	unsigned int i, busy = 0;
-
-	for (i = 0; i < c->nqps; i++)
-		busy += c->qps[i].count;
-	return busy;
-}
 
 /* Gives up on every request in flight: fio counts them as in flight until
  * they are handed back, and some of its loops (io_u_quiesce) wait for
@@ -408,6 +445,21 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		rio_client_watch(c);
 		if (rio_client_link_lost(c))
 			break;
+		if (!c->dead && rio_client_async(c)) {
+			rio_client_abandon(c, EIO);
+			break;
+		}
+		/* Size-based jobs have no runtime to end them: a target
+		 * that stopped serving (RNR retries are endless) is found
+		 * by its silence. */
+		if (rio_client_busy(c) &&
+		    rio_ms_since(&start) >= (long)c->o->stall_timeout * 1000) {
+			rio_err("client job: %u I/Os to target %s got no completion for stall_timeout=%u s; they count as failed. The target stopped serving them (a stopped target leaves SENDs retrying for ever) or the device never finished them: check the target, the link ('rdma link show') and the kernel log (dmesg), or raise stall_timeout",
+				rio_client_busy(c), c->peer,
+				c->o->stall_timeout);
+			rio_client_abandon(c, ETIMEDOUT);
+			break;
+		}
 		if (c->dead && rio_ts_unset(&c->dead_since))
 			clock_gettime(CLOCK_MONOTONIC, &c->dead_since);
 		/* A dead peer's requests are flushed at once; do not wait

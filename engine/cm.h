@@ -36,6 +36,20 @@ bool rio_cm_port_down(struct ibv_context *verbs, uint8_t port,
 		      struct timespec *checked, struct timespec *down_since,
 		      char *state, size_t len);
 long rio_cm_ts_ms(const struct timespec *ts);
+
+/*
+ * Errors the device reports outside any completion (a QP or CQ gone to
+ * error, a fatal device) arrive as async events. rio_async_init makes the
+ * context's event fd non-blocking; rio_async_fatal reads what is pending,
+ * acknowledges it, and returns 1 with msg describing the first fatal event
+ * that concerns this job (a QP in qps, its CQ or SRQ, or the device), 0
+ * when none, -errno when the fd cannot be read. The context is shared by
+ * the jobs of one process: an event of another job's QP is dropped here.
+ */
+int rio_async_init(struct ibv_context *verbs);
+int rio_async_fatal(struct ibv_context *verbs, const struct ibv_qp *const *qps,
+		    unsigned int nqps, const struct ibv_cq *cq, char *msg,
+		    size_t len);
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc);
 int rio_cq_wait(struct ibv_comp_channel *cc, struct ibv_cq *cq, int timeout_ms);

@@ -104,6 +104,18 @@ static struct fio_option rio_options[] = {
 		.group = FIO_OPT_G_RDMA,
 	},
 	{
+		.name = "stall_timeout",
+		.lname = "rdmaio stall timeout",
+		.type = FIO_OPT_INT,
+		.off1 = offsetof(struct rio_opts, stall_timeout),
+		.minval = 1,
+		.maxval = 3600,
+		.def = "30",
+		.help = "Client: seconds I/Os may stay in flight without any completion before the job fails (a target that stopped serving)",
+		.category = FIO_OPT_C_ENGINE,
+		.group = FIO_OPT_G_RDMA,
+	},
+	{
 		.name = "clients",
 		.lname = "rdmaio clients",
 		.type = FIO_OPT_INT,

@@ -28,6 +28,7 @@ struct rio_opts {
 	unsigned int port;
 	unsigned int verb;
 	unsigned int connect_timeout; /* seconds */
+	unsigned int stall_timeout; /* seconds without a completion */
 	unsigned int clients;
 	unsigned int qps;
 	unsigned int inline_size;

@@ -97,6 +97,9 @@ static int rio_target_resources(struct rio_target *t)
 	unsigned int allowed = rio_opts_allowed(t->o);
 	int access = IBV_ACCESS_LOCAL_WRITE, ret, cqe = t->depth + 1;
 
+	ret = rio_async_init(t->verbs);
+	if (ret)
+		return ret;
 	ret = ibv_query_device(t->verbs, &t->attr);
 	if (ret) {
 		rio_err_call(ret, "ibv_query_device(%s)", dev);
@@ -164,6 +167,24 @@ static int rio_target_resources(struct rio_target *t)
 	return 0;
 }
 
+/* fio's pacing, which a [global] section shares with the clients, would
+ * make the target sit out its own think time or rate while clients wait,
+ * or fail it for a minimum rate a passive job cannot meet: it only serves. */
+static void rio_target_unpace(struct thread_data *td)
+{
+	int d;
+
+	td->o.thinktime = 0;
+	td->o.thinktime_spin = 0;
+	td->o.thinktime_blocks = 1;
+	td->o.latency_target = 0;
+	for (d = 0; d < DDIR_RWDIR_CNT; d++) {
+		td->o.rate[d] = td->o.ratemin[d] = 0;
+		td->o.rate_iops[d] = td->o.rate_iops_min[d] = 0;
+		td->rate_bps[d] = 0;
+	}
+}
+
 int rio_target_new(struct thread_data *td, const struct rio_opts *o,
 		   struct rio_target **out)
 {
@@ -175,6 +196,7 @@ int rio_target_new(struct thread_data *td, const struct rio_opts *o,
 		return -ENOMEM;
 	t->td = td;
 	t->o = o;
+	rio_target_unpace(td);
 	t->depth = td->o.iodepth;
 	t->receives = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_WRITE_IMM;
 	t->staged = calloc(t->depth, sizeof(*t->staged));

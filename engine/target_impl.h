@@ -39,6 +39,7 @@ struct rio_target {
 	bool receives;
 	bool finished;
 	bool depth_told;
+	bool linger_told;
 	unsigned int depth;
 	struct io_u **staged;
 	unsigned int nstaged;

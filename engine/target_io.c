@@ -137,6 +137,61 @@ static const struct thread_data *rio_target_peer_failed(struct rio_target *t)
 	return NULL;
 }
 
+/* Clients that share the target's runtime started after it and end after
+ * it: those still connected when it ends are served this much longer. */
+#define RIO_TARGET_LINGER_MS 10000
+
+static long rio_target_runtime_ms(const struct rio_target *t)
+{
+	const struct thread_data *td = t->td;
+
+	return (long)((td->o.timeout + td->o.ramp_time) / 1000);
+}
+
+static bool rio_target_lingers(struct rio_target *t)
+{
+	long over;
+
+	if (!t->td->o.timeout || !t->conns)
+		return false;
+	over = rio_ms_since(&t->start) - rio_target_runtime_ms(t);
+	if (over < 0)
+		return false;
+	if (over < RIO_TARGET_LINGER_MS)
+		return true;
+	if (!t->linger_told) {
+		t->linger_told = true;
+		rio_err("target job: its runtime ended %d s ago and client %s is still connected; ending it now (give the clients a shorter runtime than the target's, or none)",
+			RIO_TARGET_LINGER_MS / 1000, t->conns->peer);
+	}
+	return false;
+}
+
+/* Served: every client came and went, or the runtime (and its linger)
+ * is over. */
+static bool rio_target_served(struct rio_target *t)
+{
+	if (t->gone >= t->o->clients)
+		return true;
+	return t->td->o.timeout &&
+	       rio_ms_since(&t->start) >= rio_target_runtime_ms(t) &&
+	       !rio_target_lingers(t);
+}
+
+/* Device errors outside any completion end the job. */
+static int rio_target_async(struct rio_target *t)
+{
+	char what[128];
+	int ret;
+
+	ret = rio_async_fatal(t->verbs, NULL, 0, t->cq, what, sizeof(what));
+	if (ret <= 0)
+		return ret;
+	rio_err("target job: RDMA device %s reported %s; check the kernel log (dmesg) and 'rdma link show'",
+		ibv_get_device_name(t->verbs->device), what);
+	return -EIO;
+}
+
 int rio_target_getevents(struct rio_target *t, unsigned int min,
 			 unsigned int max, const struct timespec *ts)
 {
@@ -170,12 +225,11 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 		/* Receives want busy polling; a one-sided target only waits
 		 * for connection events, so it sleeps in poll(). */
 		ret = rio_target_watch(t, t->receives ? 0 : 10);
+		if (!ret)
+			ret = rio_target_async(t);
 		if (ret)
 			return ret;
-		if (t->gone >= t->o->clients ||
-		    (td->o.timeout &&
-		     rio_ms_since(&t->start) >=
-			     (long)((td->o.timeout + td->o.ramp_time) / 1000))) {
+		if (rio_target_served(t)) {
 			/* Receives that landed before the last disconnect
 			 * are still counted. */
 			if (rio_target_reap(t) < 0)
@@ -188,7 +242,8 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 				peer->o.name);
 			fio_mark_td_terminate(td);
 		}
-		if (td->terminate)
+		/* fio ends a job at its runtime by setting terminate. */
+		if (td->terminate && !rio_target_lingers(t))
 			break;
 		/* No early return otherwise: with every unit held, fio
 		 * would find none free and end the job. */

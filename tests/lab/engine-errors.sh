@@ -189,6 +189,45 @@ check_fails "target stalls: the client ends after its runtime" 1 \
 	"fio is ending the job, but [0-9]+ I/Os to target 198.18.0.1:7616 got no completion for 5 s" \
 	target_stalls
 
+# The same stall with a size-based client (no runtime to end it): the
+# silence itself ends it, after stall_timeout.
+target_stalls_sized() {
+	local t0 took rc
+	fio --name=target "${E[@]}" --listen --port=7617 --verb=send \
+		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
+	local tpid=$!
+	after_connected 1 pkill -STOP -P "$tpid"
+	local dpid=$!
+	t0=$SECONDS
+	client --port=7617 --connect_timeout=30 --verb=send --rw=write \
+		--bs=4k --size=16g --iodepth=8 --stall_timeout=3
+	rc=$?
+	took=$((SECONDS - t0))
+	echo "client ended after $took s"
+	kill $dpid 2>/dev/null
+	wait $dpid 2>/dev/null
+	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
+	wait $tpid 2>/dev/null
+	[ $took -lt 40 ] || return 124
+	return $rc
+}
+check_fails "target stalls: a size-based client ends after stall_timeout" 1 \
+	"[0-9]+ I/Os to target 198.18.0.1:7617 got no completion for stall_timeout=3 s" \
+	target_stalls_sized
+
+# Target and client share runtime (and pacing) from [global]: the client
+# starts later and ends later; the target serves it to its end.
+shared_runtime() {
+	timeout -k 5 90 fio --time_based --runtime=4 "$@" \
+		--name=target "${E[@]}" --listen --port=7618 --size=1m \
+		--name=client "${E[@]}" --hostname="$IP" --port=7618 \
+		--connect_timeout=30 --rw=randwrite --bs=4k --size=1m
+}
+check "a target sharing runtime and rate_iops=500 with its client" \
+	shared_runtime --rate_iops=500
+check "a target sharing runtime and thinktime=2ms with its client" \
+	shared_runtime --thinktime=2ms
+
 # The target dies mid-run: the client ends within seconds, naming the peer.
 target_dies() {
 	local t0 rc
