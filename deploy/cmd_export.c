@@ -42,8 +42,12 @@ static int canon_path(const char *path, char *out, size_t len, int must_exist)
 		return -errno;
 	}
 	if (strlen(real ? real : path) >= len) {
+		nr_diag("export a shorter path (a bind mount of it, for example)",
+			"export path '%.200s...' resolves to %zu bytes: exportfs "
+			"reads paths of at most %d",
+			path, strlen(real ? real : path), NR_EXPORT_PATH_MAX);
 		free(real);
-		return nr_export_check_entry(path, "*", "");
+		return -ENAMETOOLONG;
 	}
 	ret = nr_path_tidy(real ? real : path, out, len);
 	free(real);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "etab.h"
 #include "exports.h"
@@ -32,18 +34,39 @@ static int load(struct nr_exports **tp)
 	return ret;
 }
 
+/* exportfs writes a host name as the resolver's canonical name, in any
+ * case: "lab-server" may be listed as "lab-server.lab". */
+static void canonical(const char *client, char *out, size_t len)
+{
+	struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *ai;
+
+	out[0] = '\0';
+	if (strpbrk(client, "*?@/:[") ||
+	    strspn(client, "0123456789.") == strlen(client))
+		return;
+	if (getaddrinfo(client, NULL, &hints, &ai))
+		return;
+	if (ai->ai_canonname)
+		snprintf(out, len, "%s", ai->ai_canonname);
+	freeaddrinfo(ai);
+}
+
 int nr_etab_has(const char *path, const char *client)
 {
 	struct nr_exports *t = NULL;
 	const struct nr_export *e;
+	char canon[256] = "";
 	int ret, i, found = 0;
 
 	ret = load(&t);
 	if (ret)
 		return ret;
+	if (client)
+		canonical(client, canon, sizeof(canon));
 	for (i = 0; (e = nr_exports_get(t, i)); i++)
 		if (!strcmp(e->path, path) &&
-		    (!client || !strcmp(e->client, client)))
+		    (!client || !strcasecmp(e->client, client) ||
+		     (canon[0] && !strcasecmp(e->client, canon))))
 			found = 1;
 	nr_exports_delete(&t);
 	return found;

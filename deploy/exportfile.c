@@ -70,7 +70,10 @@ static ssize_t read_logical(FILE *f, char **line, size_t *cap, int *lineno)
 		}
 		memcpy(*line + len, part, (size_t)n + 1);
 		len += (size_t)n;
-		if (!n || part[n - 1] != '\\')
+		/* exportfs skips a comment to the end of its line, backslash
+		 * or not. */
+		if (!n || part[n - 1] != '\\' ||
+		    (*line)[strspn(*line, " \t")] == '#')
 			break;
 		(*line)[len - 1] = ' ';
 	}
@@ -205,8 +208,8 @@ int nr_exports_format(const struct nr_exports *t, char *buf, size_t len)
 /* Serialises writers; readers (exportfs) only ever see whole files. */
 static int lock_exports(void)
 {
-	char dir[4096], lock[4200];
-	int fd, ret;
+	char dir[4096];
+	int ret;
 
 	ret = nr_path(dir, sizeof(dir), NR_EXPORTS_DIR);
 	if (ret)
@@ -216,16 +219,7 @@ static int lock_exports(void)
 		nr_call_err(ret, "mkdir(%s)", dir);
 		return ret;
 	}
-	snprintf(lock, sizeof(lock), "%s/.rdmaio.lock", dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		ret = -errno;
-		nr_call_err(ret, "locking %s", lock);
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	return fd;
+	return nr_file_lock(NR_EXPORTS_LOCK);
 }
 
 static int save(const struct nr_exports *t)
@@ -365,6 +359,27 @@ static int del_entries(struct nr_exports *t, const struct export_edit *x)
 	return 1;
 }
 
+/* An entry edited by hand into nfsrdma's file is written back only if it
+ * would pass as new: rewriting it could otherwise change what it means. */
+static int check_table(const struct nr_exports *t)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (nr_export_check_client(t->e[i].client) ||
+		    nr_export_check_options(t->e[i].options) ||
+		    nr_export_check_entry(t->e[i].path, t->e[i].client,
+					  t->e[i].options)) {
+			nr_diag("correct or delete that entry in the file; "
+				"nfsrdma rewrites it on every change",
+				"%s: the entry for %s to %s is not one nfsrdma "
+				"would write",
+				NR_EXPORTS_FILE, t->e[i].path, t->e[i].client);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int edit_table(const struct snapshot *s, const struct export_edit *x)
 {
 	struct nr_exports *t = NULL;
@@ -375,7 +390,9 @@ static int edit_table(const struct snapshot *s, const struct export_edit *x)
 		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 		return ret;
 	}
-	ret = x->options ? add_entry(t, x) : del_entries(t, x);
+	ret = check_table(t);
+	if (!ret)
+		ret = x->options ? add_entry(t, x) : del_entries(t, x);
 	if (ret == 1) {
 		ret = save(t);
 		if (!ret)
@@ -501,6 +518,8 @@ static int commit_locked(const struct export_edit *x)
 	if (roll_back(&s, changed, x->path, before) == 0)
 		nr_diag(NULL, "%s and the export table for %s are as they were",
 			NR_EXPORTS_FILE, x->path);
+	else
+		ret = -ENOTRECOVERABLE; /* said by roll_back */
 out:
 	free(before);
 	free(s.data);

@@ -302,8 +302,10 @@ static int check_value(const char *name, const char *val, const char *opt)
 			       : bad_option(opt, "needs a number 0-4294967294 "
 						 "(digits only)");
 	if (!strcmp(name, "fsid")) {
+		/* exportfs tries a number first: 32 digits are no UUID. */
 		if (!strcmp(val, "root") || strict_uint(val, 4294967295UL) ||
-		    uuid_like(val))
+		    (uuid_like(val) &&
+		     strspn(val, "0123456789") != strlen(val)))
 			return 0;
 		return bad_option(opt, "needs a number (digits only, no "
 				       "leading 0), 'root' or a 32-digit UUID");
@@ -377,6 +379,16 @@ int nr_export_check_entry(const char *path, const char *client,
 			  const char *options)
 {
 	size_t n = strlen(path);
+
+	/* exportfs decodes "\ooo" in the bytes it has already decoded, so a
+	 * backslash followed by digits would be read as another byte. */
+	if (strchr(path, '\\')) {
+		nr_diag("rename the folder, or export one above it",
+			"export path '%.200s' has a backslash, which exportfs "
+			"cannot read back unchanged",
+			path);
+		return -EINVAL;
+	}
 
 	if (n > NR_EXPORT_PATH_MAX) {
 		nr_diag("export a shorter path (a bind mount of it, for "

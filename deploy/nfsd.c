@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -331,21 +329,7 @@ struct nfsd_undo {
  * writes to /proc/fs/nfsd. The lock goes with the process. */
 static int lock_start(void)
 {
-	char path[4096];
-	int fd, ret;
-
-	ret = nr_path(path, sizeof(path), NR_NFSD_LOCK);
-	if (ret)
-		return ret;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		ret = -errno;
-		nr_call_err(ret, "locking %s", path);
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	return fd;
+	return nr_file_lock(NR_NFSD_LOCK);
 }
 
 static void undo_start(const struct nfsd_undo *u)
@@ -451,10 +435,10 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	ret = lock < 0 ? lock : mount_nfsd_fs(&u.mounted_fs);
 	if (!ret)
 		ret = start_locked(req, &u, &n);
+	/* The last step: once the drop-in is written the start is kept,
+	 * whatever signal comes after. */
 	if (!ret && persist)
 		ret = nr_nfsd_persist(req->rdma_port);
-	if (!ret && nr_sigdefer_pending())
-		ret = -EINTR;
 	if (ret == -EINTR)
 		nr_diag(NULL, "server start: interrupted");
 	if (ret && lock >= 0)

@@ -9,13 +9,18 @@ static sigset_t saved;
 static int depth;
 static int caught;
 
+/* A signal the caller ignores (nohup: SIGHUP) stays ignored: held, it
+ * would still become pending and undo the change. */
 static void held_set(sigset_t *set)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &sa) || sa.sa_handler != SIG_IGN)
+			sigaddset(set, sigs[i]);
 }
 
 void nr_sigdefer_begin(void)
@@ -31,13 +36,15 @@ void nr_sigdefer_begin(void)
 int nr_sigdefer_pending(void)
 {
 	static const int order[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	sigset_t set;
+	sigset_t set, held;
 	size_t i;
 
 	if (sigpending(&set))
 		return 0;
+	held_set(&held);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (sigismember(&set, order[i]) == 1)
+		if (sigismember(&set, order[i]) == 1 &&
+		    sigismember(&held, order[i]) == 1)
 			return order[i];
 	return 0;
 }

@@ -160,10 +160,13 @@ pid_t nr_daemon_start(char *const argv[], const char *why)
 	if (ret == -ENOENT)
 		return ret;
 	/* It forked into the background: none ran before, so this one is
-	 * the one just started. */
-	pid = ret == 0 ? nr_proc_find(argv[0]) : 0;
-	if (pid > 0)
+	 * the one just started (a daemon that is socket-activated in the
+	 * same milliseconds would be taken for it). */
+	pid = nr_proc_find(argv[0]);
+	if (ret == 0 && pid > 0)
 		return pid;
+	/* Failed, yet its daemon may have forked: ours, so stopped. */
+	nr_daemon_stop(pid, argv[0]);
 	snprintf(fix, sizeof(fix),
 		 "install nfs-kernel-server/nfs-common/rpcbind and run '%s' to "
 		 "see why",

@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "sigdefer.h"
 #include "sysfile.h"
 
 const char *nr_test_root(void)
@@ -132,14 +135,49 @@ int nr_file_replace(const char *abs, const char *data, size_t len, mode_t mode)
 		unlink(tmp);
 		return ret;
 	}
-	/* The rename is durable only once the folder is synced. */
+	/* The rename is durable only once the folder is synced; the new file
+	 * is in place either way, so a failed sync is said, not returned. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		if (fsync(dfd))
-			ret = -errno;
+			nr_call_err(errno, "fsync(%s) after renaming %s", dir,
+				    path);
 		close(dfd);
 	}
-	return ret;
+	return 0;
+}
+
+int nr_file_lock(const char *abs)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	char path[4096];
+	int fd, ret;
+
+	ret = nr_path(path, sizeof(path), abs);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		nr_call_err(ret, "open(%s)", path);
+		return ret;
+	}
+	/* Not a blocking flock: a Ctrl-C held meanwhile must still end the
+	 * wait for another nfsrdma's lock. */
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			ret = -errno;
+			nr_call_err(ret, "flock(%s)", path);
+			close(fd);
+			return ret;
+		}
+		if (nr_sigdefer_pending()) {
+			close(fd);
+			return -EINTR;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return fd;
 }
 
 int nr_file_exists(const char *abs)

@@ -37,6 +37,11 @@ int nr_file_replace(const char *abs, const char *data, size_t len, mode_t mode);
  * does not fit, -EINVAL when it is not absolute. */
 int nr_path_tidy(const char *path, char *out, size_t len);
 
+/* Takes an exclusive flock on abs (created 0600), waiting for another
+ * holder; returns the fd, or -EINTR when a signal held by nr_sigdefer came
+ * meanwhile, or -errno. Closing the fd releases it. */
+int nr_file_lock(const char *abs);
+
 /* 1 when abs exists, 0 when not, -errno on other errors. */
 int nr_file_exists(const char *abs);
 

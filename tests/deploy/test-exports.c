@@ -224,6 +224,8 @@ static void options__values_cannot_escape_the_list(void **state)
 		"fsid=8 ",
 		"fsid=4294967296",
 		"fsid=abc",
+		/* 32 digits: exportfs reads a number (0, the NFSv4 root). */
+		"fsid=00000000000000000000000000000000",
 		"sec=sys:",
 		"rw,,sync",
 		"rw,",
@@ -272,6 +274,9 @@ static void entry__nfs_utils_limits(void **state)
 	client[256] = '\0';
 	client[255] = 'h';
 	assert_int_equal(nr_export_check_client(client), -EINVAL);
+	/* exportfs would read "/srv/a\\101" back as "/srv/aA". */
+	assert_int_equal(nr_export_check_entry("/srv/a\\101", "*", "rw"),
+			 -EINVAL);
 }
 
 static void parse__refuses_what_exportfs_refuses(void **state)

@@ -21,6 +21,21 @@ static int octal(char c)
 	return c >= '0' && c <= '7';
 }
 
+/* Appends c to tok as nfs-utils' xgettok does: the escape is decoded in
+ * the bytes already read, so a decoded backslash can start another. */
+static void xgettok_put(char *tok, size_t *i, char c)
+{
+	tok[(*i)++] = c;
+	if (*i >= 4 && tok[*i - 4] == '\\' && octal(tok[*i - 3]) &&
+	    octal(tok[*i - 2]) && octal(tok[*i - 1]) && tok[*i - 3] <= '3') {
+		char b = (char)((tok[*i - 3] - '0') * 64 +
+				(tok[*i - 2] - '0') * 8 + (tok[*i - 1] - '0'));
+
+		*i -= 4;
+		tok[(*i)++] = b;
+	}
+}
+
 /* nfs-utils' view of one line: decoded tokens, or abort. */
 static void nfs_utils_read(const char *line, const struct nr_export *e)
 {
@@ -34,17 +49,7 @@ static void nfs_utils_read(const char *line, const struct nr_export *e)
 		for (o = 0; *p && *p != ' ' && *p != '\n'; p++) {
 			if (*p == '"' || *p == '#' || (unsigned char)*p < ' ')
 				abort();
-			if (*p == '\\') {
-				if (!octal(p[1]) || !octal(p[2]) ||
-				    !octal(p[3]))
-					abort();
-				out[t][o++] =
-					(char)((p[1] - '0') * 64 +
-					       (p[2] - '0') * 8 + (p[3] - '0'));
-				p += 3;
-			} else {
-				out[t][o++] = *p;
-			}
+			xgettok_put(out[t], &o, *p);
 			if (o >= lens[t])
 				abort(); /* exportfs: token too long */
 		}

@@ -264,6 +264,13 @@ roundtrip() { # PROTO
 check "NFS/RDMA: mount, write, remount, read back, same sha256" roundtrip rdma
 check_fails "mount again is a no-op" 0 "already mounted" \
 	"$nr" mount "$srv:/" $mnt --proto rdma
+check_fails "... also when the mountpoint is written $mnt/" 0 \
+	"already mounted" "$nr" mount "$srv:/" $mnt/ --proto rdma
+check_fails "mount SERVER without :/PATH is bad input (exit 2)" 2 \
+	"'$srv' is not SERVER:/PATH" "$nr" mount "$srv" /mnt/nr2
+check_fails "mount --proto udp is bad input (exit 2)" 2 \
+	"mount protocol 'udp' is not supported" \
+	"$nr" mount "$srv:/" /mnt/nr2 --proto udp
 check_fails "a different mount on a busy mountpoint is refused" 1 \
 	"mountpoint $mnt is busy" "$nr" mount "$srv:/" $mnt --proto tcp
 mkdir -p /mnt/nr2
@@ -271,7 +278,7 @@ check_fails "a TCP mount beside the RDMA one is refused: one NFSv4 client" 1 \
 	"would reuse that NFSv4 client" "$nr" mount "$srv:/" /mnt/nr2 --proto tcp
 check "... and nothing was mounted there" \
 	sh -c "! grep -q ' /mnt/nr2 ' /proc/mounts"
-check_fails "umount" 0 "unmounted" "$nr" umount $mnt
+check_fails "umount of $mnt/ unmounts $mnt" 0 "unmounted" "$nr" umount $mnt/
 check_fails "umount again is a no-op" 0 "not mounted" "$nr" umount $mnt
 check "NFS/TCP: mount, write, remount, read back, same sha256" roundtrip tcp
 check_fails "umount (tcp)" 0 "unmounted" "$nr" umount $mnt
