@@ -343,15 +343,16 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 	ret = rio_reply_check(&reply, hello, c->peer);
 	if (ret)
 		return ret;
-	if (q != &c->qps[0] &&
-	    (reply.base != c->base || reply.rkey != c->rkey)) {
+	/* Each queue pair has a key of its own (the target registers every
+	 * connection's window apart), but one region. */
+	if (q != &c->qps[0] && reply.base != c->base) {
 		rio_err("client job: target %s gave queue pairs different regions; check the target's clients= and that one target serves this port",
 			c->peer);
 		return -EPROTO;
 	}
 	c->base = reply.base;
 	c->length = reply.length;
-	c->rkey = reply.rkey;
+	q->rkey = reply.rkey;
 	return 0;
 }
 

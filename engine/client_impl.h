@@ -14,6 +14,7 @@ struct rio_cqp {
 	struct rdma_cm_id *id;
 	bool connected;
 	uint32_t qp_num;
+	uint32_t rkey; /* this connection's window on the region */
 	struct io_u **ring; /* posted I/O units, oldest first */
 	unsigned int head, count;
 	struct ibv_send_wr *first, *last; /* staged since the last commit */
@@ -36,7 +37,6 @@ struct rio_client {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint64_t base, length;
-	uint32_t rkey;
 	uint32_t inline_max;
 	enum ibv_wr_opcode write_op;
 	unsigned int depth;
@@ -50,6 +50,10 @@ struct rio_client {
 	struct ibv_wc *wc;
 	uint8_t port; /* the device port the queue pairs use */
 	struct timespec port_checked, port_down_since;
+	/* Since when no completion came while I/Os were in flight: kept
+	 * across getevents calls, so short fio timeouts cannot reset it. */
+	struct timespec idle_since;
+	bool async_told;
 	bool dead;
 	struct timespec dead_since; /* when getevents first saw dead */
 	bool flush_told;

@@ -65,6 +65,9 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 		io_u->error = ERANGE;
 		return FIO_Q_COMPLETED;
 	}
+	q = &c->qps[c->next_qp];
+	if (++c->next_qp == c->nqps)
+		c->next_qp = 0;
 	sge->addr = (uintptr_t)io_u->xfer_buf;
 	sge->length = io_u->xfer_buflen;
 	sge->lkey = c->mr->lkey;
@@ -84,7 +87,7 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 		}
 		wr->send_flags = 0;
 		wr->wr.atomic.remote_addr = c->base + io_u->offset;
-		wr->wr.atomic.rkey = c->rkey;
+		wr->wr.atomic.rkey = q->rkey;
 		wr->wr.atomic.compare_add =
 			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
 				? 1
@@ -92,14 +95,11 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 		wr->wr.atomic.swap = RIO_SWAP_VALUE;
 	} else {
 		wr->wr.rdma.remote_addr = c->base + io_u->offset;
-		wr->wr.rdma.rkey = c->rkey;
+		wr->wr.rdma.rkey = q->rkey;
 	}
 	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		wr->imm_data = htobe32(io_u->index);
 
-	q = &c->qps[c->next_qp];
-	if (++c->next_qp == c->nqps)
-		c->next_qp = 0;
 	if (q->last)
 		q->last->next = wr;
 	else
@@ -297,6 +297,11 @@ static bool rio_client_async(struct rio_client *c)
 		qps[i] = c->qps[i].id ? c->qps[i].id->qp : NULL;
 	ret = rio_async_fatal(c->verbs, qps, c->nqps, c->cq, what,
 			      sizeof(what));
+	if (ret < 0 && !c->async_told) {
+		c->async_told = true;
+		rio_err_call(-ret, "ibv_get_async_event(%s)",
+			     ibv_get_device_name(c->verbs->device));
+	}
 	if (ret <= 0)
 		return false;
 	rio_err("client job: RDMA device %s reported %s while %u I/Os to target %s were in flight; they count as failed; check the kernel log (dmesg) and 'rdma link show'",
@@ -432,8 +437,9 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		if (n < 0)
 			return n;
 		if (n) {
-			/* The idle clock restarts at the next idle spell. */
+			/* The idle clocks restart at the next idle spell. */
 			start = (struct timespec){ 0 };
+			c->idle_since = start;
 			continue;
 		}
 		if (!c->cc && ++spins & 1023)
@@ -442,6 +448,8 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		 * found at once costs no clock read. */
 		if (rio_ts_unset(&start))
 			clock_gettime(CLOCK_MONOTONIC, &start);
+		if (rio_ts_unset(&c->idle_since) || !rio_client_busy(c))
+			c->idle_since = start;
 		rio_client_watch(c);
 		if (rio_client_link_lost(c))
 			break;
@@ -453,7 +461,8 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		 * that stopped serving (RNR retries are endless) is found
 		 * by its silence. */
 		if (rio_client_busy(c) &&
-		    rio_ms_since(&start) >= (long)c->o->stall_timeout * 1000) {
+		    rio_ms_since(&c->idle_since) >=
+			    (long)c->o->stall_timeout * 1000) {
 			rio_err("client job: %u I/Os to target %s got no completion for stall_timeout=%u s; they count as failed. The target stopped serving them (a stopped target leaves SENDs retrying for ever) or the device never finished them: check the target, the link ('rdma link show') and the kernel log (dmesg), or raise stall_timeout",
 				rio_client_busy(c), c->peer,
 				c->o->stall_timeout);

@@ -2,11 +2,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,6 +158,33 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 
 /* Registration fails with ENOMEM/EPERM when the locked-memory limit is
  * too low; that is the common case, so name the limit and the fix. */
+/* What the kernel checks when it pins pages (ib_umem_get): the locked
+ * memory limit, unless the process has CAP_IPC_LOCK. */
+static bool rio_cm_may_pin(size_t len, struct rlimit *rl)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (getrlimit(RLIMIT_MEMLOCK, rl) || rl->rlim_cur == RLIM_INFINITY ||
+	    rl->rlim_cur >= len)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32));
+}
+
+int rio_cm_pin_check(size_t len, const char *what)
+{
+	struct rlimit rl;
+
+	if (rio_cm_may_pin(len, &rl))
+		return 0;
+	rio_err("%s: %zu bytes to register but RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l unlimited' (or at least %zu KiB) before fio",
+		what, len, (unsigned long long)rl.rlim_cur, (len + 1023) / 1024);
+	return -ENOMEM;
+}
+
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr)
 {
@@ -348,10 +377,7 @@ int rio_async_fatal(struct ibv_context *verbs, const struct ibv_qp *const *qps,
 		ibv_ack_async_event(&ev);
 	}
 	err = errno;
-	if (err != EAGAIN && err != EWOULDBLOCK && !found) {
-		rio_err_call(err, "ibv_get_async_event(%s)",
-			     ibv_get_device_name(verbs->device));
-		return -err;
-	}
+	if (err != EAGAIN && err != EWOULDBLOCK && !found)
+		return -err; /* the caller says so, once */
 	return found;
 }

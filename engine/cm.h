@@ -19,6 +19,9 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 		struct rdma_cm_event **ev);
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr);
+/* -ENOMEM, after saying how to raise it, when the locked memory limit
+ * would refuse to register len bytes: checked before any client comes. */
+int rio_cm_pin_check(size_t len, const char *what);
 long rio_ms_since(const struct timespec *start);
 /* A zeroed timespec stands for a clock not started yet. */
 static inline bool rio_ts_unset(const struct timespec *ts)

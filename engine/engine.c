@@ -165,18 +165,24 @@ static struct fio_option rio_options[] = {
 	},
 };
 
-/* The region bytes a client job can address: [0, end of its files). */
-static uint64_t rio_job_span(struct thread_data *td)
+/* The region bytes a client job can address: [start of its first file,
+ * end of its last). */
+static uint64_t rio_job_span(struct thread_data *td, uint64_t *start)
 {
 	struct fio_file *f;
 	uint64_t span = 0;
 	unsigned int i;
 
+	*start = UINT64_MAX;
 	for_each_file(td, f, i)
 	{
 		if (f->file_offset + f->io_size > span)
 			span = f->file_offset + f->io_size;
+		if (f->file_offset < *start)
+			*start = f->file_offset;
 	}
+	if (*start > span)
+		*start = 0;
 	return span;
 }
 
@@ -193,7 +199,7 @@ static void rio_job_of(struct thread_data *td, struct rio_job *j)
 			    ? td->o.max_bs[DDIR_READ]
 			    : td->o.max_bs[DDIR_WRITE];
 	j->size = td->o.size;
-	j->span = rio_job_span(td);
+	j->span = rio_job_span(td, &j->start);
 	j->iodepth = td->o.iodepth;
 }
 
@@ -269,6 +275,7 @@ static int rio_post_init(struct thread_data *td)
 	h.version = RIO_PROTO_VERSION;
 	h.need = rio_opts_need(o, &j);
 	h.max_bs = j.max_bs;
+	h.start = j.start;
 	h.span = j.span;
 	h.depth = td->o.iodepth;
 	ret = rio_client_connect(e->client, &h);

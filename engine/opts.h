@@ -44,6 +44,7 @@ struct rio_job {
 	uint64_t min_bs;
 	uint64_t max_bs;
 	uint64_t size; /* target: the region's bytes */
+	uint64_t start; /* client: the lowest byte addressed */
 	uint64_t span; /* client: end of the highest byte addressed */
 	unsigned int iodepth;
 };

@@ -52,3 +52,12 @@ $(ENGINE_TESTS): $(B)/tests/engine/test-%: $(B)/tests/engine/test-%.o \
 # rio_cm_port_down lives with the other connection helpers.
 $(B)/tests/engine/test-port: $(B)/engine/cm.o
 $(B)/tests/engine/test-port: ALL_LDFLAGS += -lrdmacm
+
+# A client that breaks the protocol's window, for the lab tests: built with
+# everything else, never installed.
+ENGINE_LAB_HELPERS := $(B)/tests/engine/rogue-client
+all: $(ENGINE_LAB_HELPERS)
+$(B)/tests/engine/rogue-client.o: CPPFLAGS += -Iengine
+$(B)/tests/engine/rogue-client: $(B)/tests/engine/rogue-client.o $(B)/engine/proto.o \
+		$(B)/tests/engine/log-capture.o
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lrdmacm -libverbs

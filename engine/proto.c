@@ -65,6 +65,7 @@ int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len)
 	put32(p + 8, h->max_bs);
 	put64(p + 12, h->span);
 	put32(p + 20, h->depth);
+	put64(p + 24, h->start);
 	return RIO_HELLO_LEN;
 }
 
@@ -86,6 +87,7 @@ int rio_hello_decode(const void *buf, size_t len, struct rio_hello *h)
 	h->max_bs = get32(p + 8);
 	h->span = get64(p + 12);
 	h->depth = get32(p + 20);
+	h->start = get64(p + 24);
 	return 0;
 }
 
@@ -136,7 +138,8 @@ enum rio_status rio_hello_judge(const struct rio_hello *h,
 	if (!h->need || (h->need & ~RIO_NEED_ALL) ||
 	    (h->need & ~offer->allowed))
 		return RIO_STATUS_VERB;
-	if ((h->need & RIO_NEED_REGION) && h->span > offer->length)
+	if ((h->need & RIO_NEED_REGION) &&
+	    (h->span > offer->length || h->start >= h->span))
 		return RIO_STATUS_SPAN;
 	if ((h->need & RIO_NEED_SEND) && h->max_bs > offer->recv_size)
 		return RIO_STATUS_BS;
@@ -190,10 +193,10 @@ static int rio_reply_refused(const struct rio_reply *r,
 			peer, rio_need_str(h->need), rio_need_str(r->allowed));
 		break;
 	case RIO_STATUS_SPAN:
-		rio_err("target %s refused the connection: this job addresses region bytes [0, %" PRIu64
-			") but the target's region has %" PRIu64
+		rio_err("target %s refused the connection: this job addresses region bytes [%" PRIu64
+			", %" PRIu64 ") but the target's region has %" PRIu64
 			" bytes; lower the client's size/offset/bs or raise the target's size",
-			peer, h->span, r->length);
+			peer, h->start, h->span, r->length);
 		break;
 	case RIO_STATUS_BS:
 		rio_err("target %s refused the connection: this job sends up to %" PRIu32

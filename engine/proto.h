@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define RIO_PROTO_MAGIC 0x5244494fu /* "RDIO" */
-#define RIO_PROTO_VERSION 2
+#define RIO_PROTO_VERSION 3
 
 /* What a client's verbs need from the target's region and queues. */
 enum rio_need {
@@ -41,7 +41,10 @@ struct rio_hello {
 	uint16_t version;
 	uint8_t need; /* enum rio_need bits */
 	uint32_t max_bs; /* largest I/O the client issues */
-	uint64_t span; /* the client touches region bytes [0, span) */
+	/* The client touches region bytes [start, span): the target grants
+	 * remote access to those alone (an MR of the connection's own). */
+	uint64_t start;
+	uint64_t span;
 	/* Its I/O units in flight at most: with send/write_imm, the
 	 * receives it needs posted on the target. */
 	uint32_t depth;
@@ -57,7 +60,7 @@ struct rio_reply {
 	uint64_t length;
 };
 
-#define RIO_HELLO_LEN 24
+#define RIO_HELLO_LEN 32
 #define RIO_REPLY_LEN 36
 
 int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The target listens, judges each client's hello, and serves until
  * clients= connections have come and gone or its runtime ends. One PD,
- * CQ and SRQ serve all connections; the region is registered once with
- * only the remote access the target's verb needs, and lives for the whole
- * job so later clients see what earlier ones wrote. */
+ * CQ and SRQ serve all connections; each connection registers the part
+ * of the region its client declared, with only the remote access the
+ * target's verb needs, so a stray offset is an access error and not a
+ * write into another client's bytes. The region lives for the whole job,
+ * so later clients see what earlier ones wrote. */
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
@@ -159,8 +161,8 @@ static int rio_target_resources(struct rio_target *t)
 			     t->region_len);
 		return -ret;
 	}
-	ret = rio_cm_mr_reg(t->pd, t->region, t->region_len, access,
-			    "target region", &t->region_mr);
+	t->region_access = access;
+	ret = rio_cm_pin_check(t->region_len, "target region");
 	if (ret)
 		return ret;
 	t->offer.length = t->region_len;
@@ -254,9 +256,60 @@ static void rio_target_refuse(struct rio_target *t, struct rdma_cm_id *id,
 		rio_err_call(errno, "rdma_reject(%s)", peer);
 }
 
+/* rdma_cm leaves min_rnr_timer at 0, which IB reads as 655 ms: a SEND that
+ * finds the SRQ empty for a moment (the target reposts receives only as fio
+ * reaps them) would stall its client that long per RNR NAK. Ask for
+ * perftest's 0.64 ms instead. */
+static void rio_target_rnr_timer(struct rdma_cm_id *id, const char *peer)
+{
+	struct ibv_qp_attr rnr = { .qp_state = IBV_QPS_RTS,
+				   .min_rnr_timer = RIO_MIN_RNR_TIMER };
+	int ret;
+
+	/* Still a working connection, only slow after an RNR NAK. */
+	ret = ibv_modify_qp(id->qp, &rnr, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		rio_err("target job: ibv_modify_qp(client %s, RTS, min_rnr_timer=%u) failed: %s; a SEND that finds no receive posted will wait 655 ms",
+			peer, RIO_MIN_RNR_TIMER, strerror(ret));
+}
+
+/* After its QP is gone: the MR it used goes too. */
+static void rio_target_conn_free(struct rio_tconn *tc)
+{
+	int ret;
+
+	if (tc->mr) {
+		ret = ibv_dereg_mr(tc->mr);
+		if (ret)
+			rio_err_call(ret, "ibv_dereg_mr(target region for %s)",
+				     tc->peer[0] ? tc->peer : "a client");
+	}
+	free(tc);
+}
+
+/* The client's own window on the region: [start, span) of it. */
+static enum rio_status rio_target_window(struct rio_target *t,
+					 struct rio_tconn *tc,
+					 const struct rio_hello *h,
+					 const char *peer)
+{
+	char what[192];
+
+	if (!(h->need & RIO_NEED_REGION))
+		return RIO_STATUS_OK;
+	snprintf(what, sizeof(what),
+		 "target region [%" PRIu64 ", %" PRIu64 ") for client %s",
+		 h->start, h->span, peer);
+	if (rio_cm_mr_reg(t->pd, (char *)t->region + h->start,
+			  h->span - h->start, t->region_access, what, &tc->mr))
+		return RIO_STATUS_RESOURCES;
+	return RIO_STATUS_OK;
+}
+
 static enum rio_status rio_target_accept(struct rio_target *t,
 					 struct rdma_cm_id *id,
 					 const struct rdma_conn_param *req,
+					 const struct rio_hello *h,
 					 const char *peer)
 {
 	struct ibv_qp_init_attr qa = { 0 };
@@ -269,6 +322,10 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	tc = calloc(1, sizeof(*tc));
 	if (!tc)
 		return RIO_STATUS_RESOURCES;
+	if (rio_target_window(t, tc, h, peer) != RIO_STATUS_OK) {
+		free(tc);
+		return RIO_STATUS_RESOURCES;
+	}
 	qa.send_cq = t->cq;
 	qa.recv_cq = t->cq;
 	qa.srq = t->srq;
@@ -280,7 +337,7 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	if (rdma_create_qp(id, t->pd, &qa)) {
 		ret = errno;
 		rio_err_call(ret, "rdma_create_qp(client %s)", peer);
-		free(tc);
+		rio_target_conn_free(tc);
 		return RIO_STATUS_RESOURCES;
 	}
 	r.version = RIO_PROTO_VERSION;
@@ -289,7 +346,9 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	r.recv_size = t->offer.recv_size;
 	r.length = t->offer.length;
 	r.base = (uintptr_t)t->region;
-	r.rkey = t->region_mr ? t->region_mr->rkey : 0;
+	/* Offsets stay the client's own: base is the region's start, and
+	 * the key works only inside [start, span) of it. */
+	r.rkey = tc->mr ? tc->mr->rkey : 0;
 	rio_reply_encode(&r, pdata, sizeof(pdata));
 	cp.private_data = pdata;
 	cp.private_data_len = sizeof(pdata);
@@ -307,24 +366,11 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 			     "rdma_accept(client %s, responder_resources=%u)",
 			     peer, cp.responder_resources);
 		rdma_destroy_qp(id);
-		free(tc);
+		rio_target_conn_free(tc);
 		return RIO_STATUS_RESOURCES;
 	}
-	/* rdma_cm leaves min_rnr_timer at 0, which IB reads as 655 ms: a
-	 * SEND that finds the SRQ empty for a moment (the target reposts
-	 * receives only as fio reaps them) would stall its client that long
-	 * per RNR NAK. Ask for perftest's 0.64 ms instead. */
-	if (t->srq) {
-		struct ibv_qp_attr rnr = { .qp_state = IBV_QPS_RTS,
-					   .min_rnr_timer = RIO_MIN_RNR_TIMER };
-
-		/* Still a working connection, only slow after an RNR NAK. */
-		ret = ibv_modify_qp(id->qp, &rnr,
-				    IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER);
-		if (ret)
-			rio_err("target job: ibv_modify_qp(client %s, RTS, min_rnr_timer=%u) failed: %s; a SEND that finds no receive posted will wait 655 ms",
-				peer, RIO_MIN_RNR_TIMER, strerror(ret));
-	}
+	if (t->srq)
+		rio_target_rnr_timer(id, peer);
 	tc->id = id;
 	snprintf(tc->peer, sizeof(tc->peer), "%s", peer);
 	id->context = tc;
@@ -375,7 +421,7 @@ static void rio_target_request(struct rio_target *t, struct rdma_cm_event *ev)
 	} else {
 		st = rio_hello_judge(&h, &t->offer);
 		if (st == RIO_STATUS_OK)
-			st = rio_target_accept(t, id, &req, peer);
+			st = rio_target_accept(t, id, &req, &h, peer);
 		if (st == RIO_STATUS_OK)
 			rio_target_check_depth(t, &h, peer);
 	}
@@ -404,7 +450,7 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 	if (tc->id->qp)
 		rdma_destroy_qp(tc->id);
 	rdma_destroy_id(tc->id);
-	free(tc);
+	rio_target_conn_free(tc);
 	t->gone++;
 }
 
@@ -486,9 +532,19 @@ void rio_target_close(struct rio_target *t)
 	for (tc = t->conns; tc; tc = tc->next)
 		if (tc->established)
 			rdma_disconnect(tc->id);
-	for (tc = t->conns; tc; tc = tc->next)
+	for (tc = t->conns; tc; tc = tc->next) {
 		if (tc->id->qp)
 			rdma_destroy_qp(tc->id);
+		if (tc->mr) {
+			ret = ibv_dereg_mr(tc->mr);
+			if (ret)
+				rio_err_call(
+					ret,
+					"ibv_dereg_mr(target region for %s)",
+					tc->peer);
+			tc->mr = NULL;
+		}
+	}
 	if (t->srq) {
 		ret = ibv_destroy_srq(t->srq);
 		if (ret)
@@ -515,12 +571,6 @@ void rio_target_close(struct rio_target *t)
 			rio_err_call(ret,
 				     "ibv_dereg_mr(target receive buffers)");
 		t->io_mr = NULL;
-	}
-	if (t->region_mr) {
-		ret = ibv_dereg_mr(t->region_mr);
-		if (ret)
-			rio_err_call(ret, "ibv_dereg_mr(target region)");
-		t->region_mr = NULL;
 	}
 	if (t->pd) {
 		ret = ibv_dealloc_pd(t->pd);

@@ -10,6 +10,7 @@
 
 struct rio_tconn {
 	struct rdma_cm_id *id;
+	struct ibv_mr *mr; /* the region bytes this client declared */
 	char peer[80];
 	bool established;
 	struct timespec port_checked, port_down_since;
@@ -31,7 +32,7 @@ struct rio_target {
 	struct ibv_srq *srq;
 	void *region;
 	size_t region_len;
-	struct ibv_mr *region_mr;
+	int region_access; /* what each connection's MR grants */
 	struct ibv_mr *io_mr;
 	struct rio_offer offer;
 	struct rio_tconn *conns;
@@ -40,6 +41,7 @@ struct rio_target {
 	bool finished;
 	bool depth_told;
 	bool linger_told;
+	bool async_told;
 	unsigned int depth;
 	struct io_u **staged;
 	unsigned int nstaged;

@@ -185,8 +185,13 @@ static int rio_target_async(struct rio_target *t)
 	int ret;
 
 	ret = rio_async_fatal(t->verbs, NULL, 0, t->cq, what, sizeof(what));
+	if (ret < 0 && !t->async_told) {
+		t->async_told = true;
+		rio_err_call(-ret, "ibv_get_async_event(%s)",
+			     ibv_get_device_name(t->verbs->device));
+	}
 	if (ret <= 0)
-		return ret;
+		return 0;
 	rio_err("target job: RDMA device %s reported %s; check the kernel log (dmesg) and 'rdma link show'",
 		ibv_get_device_name(t->verbs->device), what);
 	return -EIO;

@@ -16,6 +16,7 @@ static const struct rio_hello hello = {
 	.version = RIO_PROTO_VERSION,
 	.need = RIO_NEED_WRITE | RIO_NEED_READ,
 	.max_bs = 65536,
+	.start = 0x10000,
 	.span = 1 << 20,
 	.depth = 0x1234,
 };
@@ -47,6 +48,7 @@ static void hello__round_trip(void **state)
 	assert_int_equal(out.need, hello.need);
 	assert_int_equal(out.max_bs, hello.max_bs);
 	assert_true(out.span == hello.span);
+	assert_true(out.start == hello.start);
 	assert_int_equal(out.depth, hello.depth);
 }
 
@@ -63,6 +65,7 @@ static void hello__big_endian_on_the_wire(void **state)
 	assert_int_equal(buf[17], 0x10); /* span 1 MiB: 0x0000000000100000 */
 	assert_int_equal(buf[22], 0x12); /* depth 0x1234 */
 	assert_int_equal(buf[23], 0x34);
+	assert_int_equal(buf[29], 0x01); /* start 64 KiB: 0x10000 */
 }
 
 static void hello__short_buffer(void **state)
@@ -146,6 +149,12 @@ static void judge__refuses(void **state)
 	offer.allowed = RIO_NEED_ATOMIC;
 	h.span = offer.length + 8;
 	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_SPAN);
+	/* An empty or inverted window is no window. */
+	h.span = 4096;
+	h.start = 4096;
+	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_SPAN);
+	h.start = 0;
+	assert_int_equal(rio_hello_judge(&h, &offer), RIO_STATUS_OK);
 	h.need = RIO_NEED_SEND;
 	offer.allowed = RIO_NEED_SEND;
 	h.version = 9;

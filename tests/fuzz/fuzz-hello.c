@@ -2,8 +2,8 @@
 /*
  * librdmaio's handshake decoders on any bytes a peer may send: no crash, a
  * decoded message encodes back to the bytes it came from (the fields it
- * carries), and a hello the target accepts never asks for more than the
- * region it offers.
+ * carries), and a hello the target accepts asks for a non-empty window
+ * inside the region it offers.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -44,8 +44,10 @@ static void hello(const uint8_t *data, size_t size)
 	    rio_hello_decode(again, sizeof(again), &h2) ||
 	    memcmp(&h, &h2, sizeof(h)))
 		abort();
+	/* Accepted: a non-empty window inside the region. */
 	if (rio_hello_judge(&h, &offer) == RIO_STATUS_OK &&
-	    (h.need & RIO_NEED_REGION) && h.span > offer.length)
+	    (h.need & RIO_NEED_REGION) &&
+	    (h.span > offer.length || h.start >= h.span))
 		abort();
 }
 

@@ -66,7 +66,7 @@ check_fails "client range beyond the target's region" 1 \
 	"addresses region bytes \[0, 1048576\) but the target's region has 65536 bytes.*raise the target's size" \
 	pair 7601 --size=64k -- --rw=write --size=1m
 check_fails "offset beyond the target's region" 1 \
-	"addresses region bytes \[0, 2097152\).*has 1048576 bytes" \
+	"addresses region bytes \[1048576, 2097152\).*has 1048576 bytes" \
 	pair 7602 --size=1m -- --rw=write --offset=1m --size=1m
 check_fails "client verb the target does not serve" 1 \
 	"needs RDMA WRITE but the target serves only RDMA READ" \
@@ -161,6 +161,24 @@ after_connected() {
 	) >/dev/null 2>&1 &
 }
 
+# stop_target_when_connected TPID S: in the background, S seconds after the
+# job process of target fio TPID has an RC queue pair in RTS, stops that
+# process (by its pid: a previous test's queue pairs may still be listed).
+stop_target_when_connected() {
+	local tpid=$1 after=$2 i job=
+	(
+		for i in $(seq 1 300); do
+			job=$(pgrep -P "$tpid" | head -n 1)
+			[ -n "$job" ] &&
+				rdma resource show qp | grep -q "type RC .*state RTS.* pid $job comm fio" &&
+				break
+			sleep 0.1
+		done
+		sleep "$after"
+		[ -n "$job" ] && kill -STOP "$job"
+	) >/dev/null 2>&1 &
+}
+
 # A stalled target: its process stops, so no receive is posted again and
 # every SEND meets receiver-not-ready, which rnr_retry=7 retries for ever.
 # The port stays up; only the client's stuck check ends the job, 5 s
@@ -170,7 +188,7 @@ target_stalls() {
 	fio --name=target "${E[@]}" --listen --port=7616 --verb=send \
 		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
 	local tpid=$!
-	after_connected 1 pkill -STOP -P "$tpid"
+	stop_target_when_connected "$tpid" 1
 	local dpid=$!
 	t0=$SECONDS
 	client --port=7616 --connect_timeout=30 --verb=send --rw=write \
@@ -196,7 +214,7 @@ target_stalls_sized() {
 	fio --name=target "${E[@]}" --listen --port=7617 --verb=send \
 		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
 	local tpid=$!
-	after_connected 1 pkill -STOP -P "$tpid"
+	stop_target_when_connected "$tpid" 1
 	local dpid=$!
 	t0=$SECONDS
 	client --port=7617 --connect_timeout=30 --verb=send --rw=write \
@@ -227,6 +245,28 @@ check "a target sharing runtime and rate_iops=500 with its client" \
 	shared_runtime --rate_iops=500
 check "a target sharing runtime and thinktime=2ms with its client" \
 	shared_runtime --thinktime=2ms
+
+# A client that writes outside the window [start, span) it declared: the
+# target registers each connection's window as its own MR, so the device
+# refuses the write (remote access error) instead of letting it land in
+# another client's bytes. Inside the window the same write lands.
+rogue=$PWD/build/tests/engine/rogue-client
+window() {
+	local i rc
+	timeout -k 5 60 fio --name=target "${E[@]}" --listen --port=7619 \
+		--verb=write --size=2m --clients=2 >/dev/null 2>&1 &
+	local tpid=$!
+	for i in $(seq 100); do
+		"$rogue" "$IP" 7619 0 1048576 4096 2>/dev/null && break
+		sleep 0.2
+	done
+	"$rogue" "$IP" 7619 0 1048576 1048576
+	rc=$?
+	wait $tpid
+	return $rc
+}
+check_fails "a write past the declared window is a remote access error" 3 \
+	"offset 1048576 \\(window \\[0, 1048576\\)\\): remote access error" window
 
 # The target dies mid-run: the client ends within seconds, naming the peer.
 target_dies() {
