@@ -104,18 +104,25 @@ def stop_strays():
     """Kill and reap the processes left to us: what a fio run left behind
     (no other child of ours is running when this is called)."""
     me = os.getpid()
-    for d in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == me:
+    # A killed process's own children are reparented to us in turn: go
+    # round until none is left (a bounded number of rounds).
+    for _ in range(10):
+        found = False
+        for d in os.listdir("/proc"):
             try:
-                os.kill(int(d), signal.SIGKILL)
-                os.waitpid(int(d), 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == me:
+                found = True
+                try:
+                    os.kill(int(d), signal.SIGKILL)
+                    os.waitpid(int(d), 0)
+                except (ProcessLookupError, ChildProcessError):
+                    pass
+        if not found:
+            break
 
 
 def fio(*jobs):
