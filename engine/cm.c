@@ -181,7 +181,8 @@ int rio_cm_pin_check(size_t len, const char *what)
 	if (rio_cm_may_pin(len, &rl))
 		return 0;
 	rio_err("%s: %zu bytes to register but RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l unlimited' (or at least %zu KiB) before fio",
-		what, len, (unsigned long long)rl.rlim_cur, (len + 1023) / 1024);
+		what, len, (unsigned long long)rl.rlim_cur,
+		(len + 1023) / 1024);
 	return -ENOMEM;
 }
 

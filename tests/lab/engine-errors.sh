@@ -183,16 +183,19 @@ stop_target_when_connected() {
 # every SEND meets receiver-not-ready, which rnr_retry=7 retries for ever.
 # The port stays up; only the client's stuck check ends the job, 5 s
 # after its runtime has passed, with the requests failed.
+# target_stalls PORT BOUND CLIENT_OPTS...: the client's run against a target
+# stopped once connected; fails (124) if the client took BOUND s or more.
 target_stalls() {
-	local t0 took rc
-	fio --name=target "${E[@]}" --listen --port=7616 --verb=send \
+	local port=$1 bound=$2 t0 took rc
+	shift 2
+	fio --name=target "${E[@]}" --listen --port="$port" --verb=send \
 		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
 	local tpid=$!
 	stop_target_when_connected "$tpid" 1
 	local dpid=$!
 	t0=$SECONDS
-	client --port=7616 --connect_timeout=30 --verb=send --rw=write \
-		--bs=4k --size=1m --iodepth=8 --time_based --runtime=4
+	client --port="$port" --connect_timeout=30 --verb=send --rw=write \
+		--bs=4k --iodepth=8 "$@"
 	rc=$?
 	took=$((SECONDS - t0))
 	echo "client ended after $took s"
@@ -200,38 +203,17 @@ target_stalls() {
 	wait $dpid 2>/dev/null
 	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
 	wait $tpid 2>/dev/null
-	[ $took -lt 30 ] || return 124
+	[ $took -lt "$bound" ] || return 124
 	return $rc
 }
 check_fails "target stalls: the client ends after its runtime" 1 \
 	"fio is ending the job, but [0-9]+ I/Os to target 198.18.0.1:7616 got no completion for 5 s" \
-	target_stalls
-
+	target_stalls 7616 30 --size=1m --time_based --runtime=4
 # The same stall with a size-based client (no runtime to end it): the
 # silence itself ends it, after stall_timeout.
-target_stalls_sized() {
-	local t0 took rc
-	fio --name=target "${E[@]}" --listen --port=7617 --verb=send \
-		--bs=4k --size=1m --iodepth=4 --runtime=90 >/dev/null 2>&1 &
-	local tpid=$!
-	stop_target_when_connected "$tpid" 1
-	local dpid=$!
-	t0=$SECONDS
-	client --port=7617 --connect_timeout=30 --verb=send --rw=write \
-		--bs=4k --size=16g --iodepth=8 --stall_timeout=3
-	rc=$?
-	took=$((SECONDS - t0))
-	echo "client ended after $took s"
-	kill $dpid 2>/dev/null
-	wait $dpid 2>/dev/null
-	kill -KILL $(pgrep -P $tpid) $tpid 2>/dev/null
-	wait $tpid 2>/dev/null
-	[ $took -lt 40 ] || return 124
-	return $rc
-}
 check_fails "target stalls: a size-based client ends after stall_timeout" 1 \
 	"[0-9]+ I/Os to target 198.18.0.1:7617 got no completion for stall_timeout=3 s" \
-	target_stalls_sized
+	target_stalls 7617 40 --size=16g --stall_timeout=3
 
 # Target and client share runtime (and pacing) from [global]: the client
 # starts later and ends later; the target serves it to its end.
