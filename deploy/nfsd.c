@@ -325,13 +325,6 @@ struct nfsd_undo {
 	pid_t mountd;
 };
 
-/* Serialises starts: two at once would race on rpcbind and interleave their
- * writes to /proc/fs/nfsd. The lock goes with the process. */
-static int lock_start(void)
-{
-	return nr_file_lock(NR_NFSD_LOCK);
-}
-
 static void undo_start(const struct nfsd_undo *u)
 {
 	int bad = 0;
@@ -431,7 +424,9 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")))
 		return ret;
 	nr_sigdefer_begin();
-	lock = lock_start();
+	/* Serialises starts: two at once would race on rpcbind and
+	 * interleave their writes to /proc/fs/nfsd. */
+	lock = nr_file_lock(NR_NFSD_LOCK);
 	ret = lock < 0 ? lock : mount_nfsd_fs(&u.mounted_fs);
 	if (!ret)
 		ret = start_locked(req, &u, &n);

@@ -55,6 +55,23 @@ const char *nr_mount_fstype(const char *vers)
 	return vers[0] == '3' ? "nfs" : "nfs4";
 }
 
+int nr_mount_check(const struct nr_mount_req *req)
+{
+	if (strcmp(req->proto, "rdma") && strcmp(req->proto, "tcp")) {
+		nr_diag("use --proto rdma or --proto tcp",
+			"mount protocol '%s' is not supported", req->proto);
+		return -EINVAL;
+	}
+	if (strcmp(req->vers, "3") && strcmp(req->vers, "4") &&
+	    strcmp(req->vers, "4.0") && strcmp(req->vers, "4.1") &&
+	    strcmp(req->vers, "4.2")) {
+		nr_diag("use --vers 3, 4.0, 4.1 or 4.2",
+			"NFS version '%s' is not supported", req->vers);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int nr_mount_options(const struct nr_mount_req *req, const char *addr,
 		     const char *clientaddr, char *out, size_t len)
 {
@@ -64,17 +81,8 @@ int nr_mount_options(const struct nr_mount_req *req, const char *addr,
 	size_t o;
 	int n;
 
-	if (strcmp(req->proto, "rdma") && strcmp(req->proto, "tcp")) {
-		nr_diag("use --proto rdma or --proto tcp",
-			"mount protocol '%s' is not supported", req->proto);
+	if (nr_mount_check(req))
 		return -EINVAL;
-	}
-	if (!v3 && strcmp(req->vers, "4") && strcmp(req->vers, "4.0") &&
-	    strcmp(req->vers, "4.1") && strcmp(req->vers, "4.2")) {
-		nr_diag("use --vers 3, 4.0, 4.1 or 4.2",
-			"NFS version '%s' is not supported", req->vers);
-		return -EINVAL;
-	}
 	/* The kernel wants the address family in the transport name
 	 * (tcp6, rdma6), as mount.nfs writes it. */
 	n = snprintf(out, len, "vers=%s,proto=%s%s,port=%d,addr=%s", req->vers,

@@ -20,6 +20,10 @@ struct nr_mount_req {
 int nr_mount_split(const char *spec, char *server, size_t slen, char *path,
 		   size_t plen);
 
+/* The protocol and version asked for are ones nfsrdma mounts; -EINVAL
+ * after saying which is not. */
+int nr_mount_check(const struct nr_mount_req *req);
+
 /*
  * The option string for the kernel: vers, proto, port, addr (and
  * clientaddr for NFSv4, mountproto/mountaddr for NFSv3), nconnect, extra.

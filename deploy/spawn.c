@@ -109,9 +109,25 @@ int nr_spawn_wait(char *const argv[])
 	return 128 + WTERMSIG(status);
 }
 
+/* 1 when /proc/PID/comm of pid is comm. Not through nr_path: processes
+ * are never simulated. */
+static int comm_is(pid_t pid, const char *comm)
+{
+	char path[64], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return !strcmp(buf, comm);
+}
+
 pid_t nr_proc_find(const char *comm)
 {
-	char path[64], buf[64];
 	struct dirent *de;
 	pid_t found = 0;
 	DIR *d;
@@ -119,22 +135,10 @@ pid_t nr_proc_find(const char *comm)
 	d = opendir("/proc");
 	if (!d)
 		return 0;
-	while (!found && (de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/comm", de->d_name);
-		/* Not through nr_path: processes are never simulated. */
-		FILE *f = fopen(path, "r");
-
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, comm))
-				found = (pid_t)atoi(de->d_name);
-		}
-		fclose(f);
-	}
+	while (!found && (de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]) &&
+		    comm_is((pid_t)atoi(de->d_name), comm))
+			found = (pid_t)atoi(de->d_name);
 	closedir(d);
 	return found;
 }
@@ -180,21 +184,6 @@ int nr_daemon_ensure(char *const argv[], const char *why)
 	pid_t pid = nr_daemon_start(argv, why);
 
 	return pid < 0 ? (int)pid : 0;
-}
-
-static int comm_is(pid_t pid, const char *comm)
-{
-	char path[64], buf[64] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return !strcmp(buf, comm);
 }
 
 int nr_daemon_stop(pid_t pid, const char *comm)

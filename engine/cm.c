@@ -189,7 +189,6 @@ int rio_cm_pin_check(size_t len, const char *what)
 int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		  const char *what, struct ibv_mr **mr)
 {
-	struct rlimit rl;
 	int err;
 
 	*mr = ibv_reg_mr(pd, addr, len, access);
@@ -198,12 +197,9 @@ int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 	err = errno ? errno : ENOMEM;
 	rio_err_call(err, "ibv_reg_mr(%s, addr=%p, len=%zu, access=0x%x)", what,
 		     addr, len, access);
-	if ((err == ENOMEM || err == EPERM || err == EAGAIN) &&
-	    !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < len)
-		rio_err("%s: %zu bytes to register but RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l unlimited' (or at least %zu KiB) before fio",
-			what, len, (unsigned long long)rl.rlim_cur,
-			(len + 1023) / 1024);
+	/* Says so when the locked-memory limit is the cause. */
+	if (err == ENOMEM || err == EPERM || err == EAGAIN)
+		rio_cm_pin_check(len, what);
 	return -err;
 }
 
