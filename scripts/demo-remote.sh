@@ -129,8 +129,8 @@ demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or na
 demo_server_script() {
 	cat <<'SH'
 set -eu
-dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5
-shift 5
+dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5 write=$6
+shift 6
 rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
 out=$("$dir/build/nfsrdma" server start --threads 8)
@@ -145,7 +145,7 @@ if [ "$tmpfs" = 1 ] && ! mountpoint -q "$export"; then
 	echo "tmpfs=$export"
 fi
 "$dir/build/nfsrdma" export add "$export" --clients "$client" \
-	--options "rw,no_root_squash,fsid=$fsid" >/dev/null
+	--options "rw,$write,no_root_squash,fsid=$fsid" >/dev/null
 echo "export=$export"
 env "$@" fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
 echo "fio=$(cat "$rdir/fio.pid")"
@@ -164,7 +164,7 @@ demo_server_setup() {
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$export" "$client_ip" \
-		"$fsid" "${RDMAIO_LAB:-0}" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
 		RDMAIO_SERVER_IP="$RDMAIO_SERVER_IP" RDMAIO_RUNTIME="$RDMAIO_RUNTIME" \
 		RDMAIO_SWEEP_RUNTIME="$RDMAIO_SWEEP_RUNTIME") || rc=$?
 	while IFS= read -r line; do

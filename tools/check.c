@@ -11,6 +11,7 @@
 #include "host.h"
 #include "jutil.h"
 #include "log.h"
+#include "remote.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 
@@ -125,12 +126,6 @@ static const char *const ceiling_causes[] = {
 	NULL,
 };
 
-struct group {
-	const char *host;
-	int groupid;
-	double bw[2];
-};
-
 void rio_check_add(json_object *arr, const char *name, const char *host,
 		   int groupid, const char *dir, const char *status,
 		   double measured, double ceiling, const char *msg,
@@ -184,92 +179,329 @@ static double links_ceiling(json_object *links, const char *host,
 	return n ? sum : NAN;
 }
 
-static void ceiling_checks(json_object *arr, struct group *g, int ng,
-			   json_object *links, const struct rio_hostmap *hosts,
-			   int *flagged)
-{
-	static const char *const dirs[] = { "read", "write" };
-	char desc[512], msg[1024];
-	double ceil;
-	int i, d;
+/* One fio job entry as the payload-ceiling check sees it. */
+struct job {
+	json_object *e;
+	const char *name;
+	const char *host; /* the host's name, as the hostmap gives it */
+	const char *server; /* fio's name of its fio --server; NULL: here */
+	int port;
+	int run; /* its fio run: the index in fio.runs */
+	int gid;
+	int parent; /* the job of its group it waits for; -1: none */
+	double w[2]; /* read, write bytes/s */
+	/* One direction at a time: the most in flight at once in its subtree,
+	 * the same summed over its waiters, and whether it is summed. */
+	double best, below;
+	int take, descend;
+};
 
-	for (i = 0; i < ng; i++) {
-		ceil = links_ceiling(links, g[i].host, hosts, desc,
-				     sizeof(desc));
-		for (d = 0; d < 2; d++) {
-			if (g[i].bw[d] <= 0)
-				continue;
-			if (isnan(ceil)) {
-				snprintf(
-					msg, sizeof(msg),
-					"%s %.2f GiB/s: no link rate known for host %s (pass --link-gbps to check it)",
-					dirs[d], g[i].bw[d] / GIB, g[i].host);
-				rio_check_add(arr, "payload-ceiling", g[i].host,
-					      g[i].groupid, dirs[d], "skipped",
-					      g[i].bw[d], NAN, msg, NULL);
-				continue;
+static int same_server(const struct job *a, const struct job *b)
+{
+	if (a->port != b->port || !a->server != !b->server)
+		return 0;
+	return !a->server || !strcmp(a->server, b->server);
+}
+
+static int same_group(const struct job *a, const struct job *b)
+{
+	return a->gid == b->gid && a->run == b->run &&
+	       !strcmp(a->host, b->host);
+}
+
+/*
+ * Whether the fio run's argv gave the fio --server named server the section
+ * job, or all of its job file (no --section for it).
+ */
+static int run_lists(json_object *run, const char *server, const char *job)
+{
+	json_object *argv = rio_json_get(run, "argv");
+	size_t i, n = rio_json_len(argv);
+	int mine = 0, filtered = 0, found = 0;
+	const char *a;
+	char *name;
+
+	if (!server || !job)
+		return 1;
+	for (i = 0; i <= n; i++) {
+		a = i < n ? json_object_get_string(
+				    json_object_array_get_idx(argv, i))
+			  : NULL;
+		if (a && strncmp(a, "--client=", 9)) {
+			if (!strncmp(a, "--section=", 10)) {
+				filtered = 1;
+				found |= !strcmp(a + 10, job);
 			}
-			snprintf(
-				msg, sizeof(msg),
-				"%s %.2f GiB/s (%.1f Gb/s) %s the %.2f GiB/s payload ceiling of %s",
-				dirs[d], g[i].bw[d] / GIB, g[i].bw[d] * 8 / 1e9,
-				g[i].bw[d] > ceil ? "exceeds" : "is within",
-				ceil / GIB, desc);
-			rio_check_add(
-				arr, "payload-ceiling", g[i].host, g[i].groupid,
-				dirs[d], g[i].bw[d] > ceil ? "flagged" : "pass",
-				g[i].bw[d], ceil, msg,
-				g[i].bw[d] > ceil ? ceiling_causes : NULL);
-			*flagged += g[i].bw[d] > ceil;
+			continue;
 		}
+		if (mine && (found || !filtered))
+			return 1;
+		name = a ? rio_remote_host_name(a + 9) : NULL;
+		mine = name && !strcmp(name, server);
+		filtered = found = 0;
+		free(name);
+	}
+	return 0;
+}
+
+/*
+ * A run split by role joins the entries of its fio runs in run order, and
+ * each fio --server numbers its groups from 0 again in every run: the run
+ * of an entry is the first one from its predecessor's on that lists its
+ * section for its server, and a later one when its server's groupid fell.
+ */
+static void assign_runs(struct job *jobs, int n, json_object *runs)
+{
+	int nr = (int)rio_json_len(runs), i, j, lb, k;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].run = 0;
+		if (nr < 2)
+			continue;
+		lb = i ? jobs[i - 1].run : 0;
+		for (j = i - 1; j >= 0 && !same_server(&jobs[i], &jobs[j]); j--)
+			;
+		if (j >= 0 && jobs[i].gid < jobs[j].gid && jobs[j].run >= lb)
+			lb = jobs[j].run + 1;
+		for (k = lb;
+		     k < nr && !run_lists(json_object_array_get_idx(runs, k),
+					  jobs[i].server, jobs[i].name);
+		     k++)
+			;
+		jobs[i].run = k < nr ? k : lb < nr ? lb : nr - 1;
 	}
 }
 
-json_object *rio_check_run(json_object *output, const struct rio_hostmap *hosts,
-			   json_object *links, json_object *warnings,
-			   int *flagged)
+/*
+ * fio's wait_for names a job defined before, of the same fio process: the
+ * nearest such entry of the same group. A name found nowhere there leaves
+ * the job a root, which can only raise the sum.
+ */
+static void link_waits(struct job *jobs, int n)
 {
-	int i, j, ng = 0, n = rio_fio_entry_count(output), gid;
-	json_object *arr = json_object_new_array(), *e;
-	struct group *g = calloc(n ? n : 1, sizeof(*g));
-	const char *host;
+	const char *w;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].parent = -1;
+		w = rio_json_str(rio_json_get(jobs[i].e, "job options"),
+				 "wait_for");
+		for (j = i - 1; w && j >= 0; j--)
+			if (same_group(&jobs[i], &jobs[j]) &&
+			    same_server(&jobs[i], &jobs[j]) && jobs[j].name &&
+			    !strcmp(jobs[j].name, w)) {
+				jobs[i].parent = j;
+				break;
+			}
+	}
+}
+
+/*
+ * The most bandwidth of direction d in flight at once among the group's
+ * jobs m[0..k) (in entry order, so a job's waitee comes before it): wait_for
+ * makes them a forest, whose heaviest antichain is best(v) = max(w(v), the
+ * sum of best() of its waiters), summed over the roots. Marks the jobs it
+ * sums (take).
+ */
+static double antichain(struct job *jobs, const int *m, int k, int d)
+{
+	struct job *j;
+	double total = 0;
+	int i, open;
+
+	for (i = 0; i < k; i++)
+		jobs[m[i]].below = 0;
+	for (i = k - 1; i >= 0; i--) {
+		j = &jobs[m[i]];
+		j->best = fmax(j->w[d], j->below);
+		if (j->parent >= 0)
+			jobs[j->parent].below += j->best;
+		else
+			total += j->best;
+	}
+	for (i = 0; i < k; i++) {
+		j = &jobs[m[i]];
+		open = j->parent < 0 || jobs[j->parent].descend;
+		/* On a tie the one job is named, not its waiters. */
+		j->take = open && j->w[d] >= j->below;
+		j->descend = open && !j->take;
+	}
+	return total;
+}
+
+/* Moves data in d and is (or, with taken 0, is not) summed. */
+static int named(const struct job *j, int d, int taken)
+{
+	return j->w[d] > 0 && !j->take == !taken;
+}
+
+/* "job a" or "jobs a + b": the group's jobs named(); returns how many. */
+static int put_names(FILE *f, const struct job *jobs, const int *m, int k,
+		     int d, int taken, const char *sep)
+{
+	int i, c = 0;
+
+	for (i = 0; i < k; i++)
+		c += named(&jobs[m[i]], d, taken);
+	fprintf(f, "job%s ", c > 1 ? "s" : "");
+	for (i = 0, c = 0; i < k; i++)
+		if (named(&jobs[m[i]], d, taken))
+			fprintf(f, "%s%s", c++ ? sep : "",
+				jobs[m[i]].name ? jobs[m[i]].name
+						: "(unnamed)");
+	return c;
+}
+
+/* The job file of one fio run of a split run: its argv's first operand. */
+static const char *run_job_file(json_object *run)
+{
+	json_object *argv = rio_json_get(run, "argv");
+	const char *a;
+	size_t i;
+
+	for (i = 1; i < rio_json_len(argv); i++) {
+		a = json_object_get_string(json_object_array_get_idx(argv, i));
+		if (a && a[0] != '-')
+			return a;
+	}
+	return "?";
+}
+
+/* "of jobs a + c that may run at once (fio run 2 of 5, lat.fio)" */
+static void put_summed(FILE *f, const struct job *jobs, const int *m, int k,
+		       int d, json_object *runs)
+{
+	size_t nr = rio_json_len(runs);
+	int run = jobs[m[0]].run;
+
+	fputs("of ", f);
+	if (put_names(f, jobs, m, k, d, 1, " + ") > 1)
+		fputs(" that may run at once", f);
+	if (nr > 1)
+		fprintf(f, " (fio run %d of %zu, %s)", run + 1, nr,
+			run_job_file(json_object_array_get_idx(runs, run)));
+}
+
+static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
+			 int d)
+{
+	int i, c = 0;
+
+	for (i = 0; i < k; i++)
+		c += named(&jobs[m[i]], d, 0);
+	if (!c)
+		return;
+	fputs("; ", f);
+	put_names(f, jobs, m, k, d, 0, ", ");
+	fprintf(f,
+		" %s left out: wait_for ran %s before or after the jobs summed",
+		c > 1 ? "were" : "was", c > 1 ? "them" : "it");
+}
+
+/* The payload-ceiling check of one group's direction d, when it moved data. */
+static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
+			int d, json_object *links,
+			const struct rio_hostmap *hosts, json_object *runs,
+			int *flagged)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const struct job *j0 = &jobs[m[0]];
+	double bw = antichain(jobs, m, k, d), ceil;
+	char desc[512], *msg = NULL;
+	size_t len = 0;
+	int over;
+	FILE *f;
+
+	if (bw <= 0)
+		return;
+	ceil = links_ceiling(links, j0->host, hosts, desc, sizeof(desc));
+	over = !isnan(ceil) && bw > ceil;
+	f = open_memstream(&msg, &len);
+	if (!f)
+		return;
+	fprintf(f, "%s %.2f GiB/s (%.1f Gb/s) ", dirs[d], bw / GIB,
+		bw * 8 / 1e9);
+	put_summed(f, jobs, m, k, d, runs);
+	if (isnan(ceil))
+		fprintf(f,
+			": no link rate known for host %s (pass --link-gbps to check it)",
+			j0->host);
+	else
+		fprintf(f, " %s the %.2f GiB/s payload ceiling of %s",
+			over ? "exceeds" : "is within", ceil / GIB, desc);
+	put_left_out(f, jobs, m, k, d);
+	fclose(f);
+	rio_check_add(arr, "payload-ceiling", j0->host, j0->gid, dirs[d],
+		      isnan(ceil) ? "skipped"
+		      : over	  ? "flagged"
+				  : "pass",
+		      bw, ceil, msg, over ? ceiling_causes : NULL);
+	*flagged += over;
+	free(msg);
+}
+
+/* One entry's figures, and a job-error check when fio reported an error. */
+static void read_job(struct job *j, json_object *output, int i,
+		     const struct rio_hostmap *hosts, json_object *arr,
+		     int *flagged)
+{
 	char msg[512];
+	int err;
+
+	j->e = rio_fio_entry(output, i, hosts, &j->host);
+	j->name = rio_json_str(j->e, "jobname");
+	j->server = rio_json_str(j->e, "hostname");
+	j->port = (int)rio_json_num(j->e, "port", 0);
+	j->gid = (int)rio_json_num(j->e, "groupid", 0);
+	j->w[0] = rio_json_num(rio_json_get(j->e, "read"), "bw_bytes", 0);
+	j->w[1] = rio_json_num(rio_json_get(j->e, "write"), "bw_bytes", 0);
+	err = (int)rio_json_num(j->e, "error", 0);
+	if (!err)
+		return;
+	snprintf(
+		msg, sizeof(msg),
+		"job %s on %s reported error %d (%s); its numbers are not a measurement",
+		j->name, j->host, err, strerror(err));
+	rio_check_add(arr, "job-error", j->host, j->gid, NULL, "flagged", NAN,
+		      NAN, msg, NULL);
+	(*flagged)++;
+}
+
+json_object *rio_check_run(json_object *output, json_object *runs,
+			   const struct rio_hostmap *hosts, json_object *links,
+			   json_object *warnings, int *flagged)
+{
+	int i, j, k, d, n = rio_fio_entry_count(output);
+	json_object *arr = json_object_new_array();
+	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	int *m = calloc(n ? n : 1, sizeof(*m));
 
 	*flagged = 0;
-	if (!g)
-		return arr;
-	/* Jobs in one fio group run at the same time: they share the link. */
+	if (!jobs || !m)
+		goto out;
+	for (i = 0; i < n; i++)
+		read_job(&jobs[i], output, i, hosts, arr, flagged);
+	assign_runs(jobs, n, runs);
+	link_waits(jobs, n);
+	/* One check per group and direction, in the order of its first job. */
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &host);
-		gid = (int)rio_json_num(e, "groupid", 0);
-		if (rio_json_num(e, "error", 0) != 0) {
-			snprintf(
-				msg, sizeof(msg),
-				"job %s on %s reported error %d (%s); its numbers are not a measurement",
-				rio_json_str(e, "jobname"), host,
-				(int)rio_json_num(e, "error", 0),
-				strerror((int)rio_json_num(e, "error", 0)));
-			rio_check_add(arr, "job-error", host, gid, NULL,
-				      "flagged", NAN, NAN, msg, NULL);
-			(*flagged)++;
-		}
-		for (j = 0; j < ng; j++)
-			if (g[j].groupid == gid && !strcmp(g[j].host, host))
-				break;
-		if (j == ng) {
-			g[ng].host = host;
-			g[ng++].groupid = gid;
-		}
-		g[j].bw[0] +=
-			rio_json_num(rio_json_get(e, "read"), "bw_bytes", 0);
-		g[j].bw[1] +=
-			rio_json_num(rio_json_get(e, "write"), "bw_bytes", 0);
+		for (j = 0; j < i && !same_group(&jobs[i], &jobs[j]); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, k = 0; j < n; j++)
+			if (same_group(&jobs[i], &jobs[j]))
+				m[k++] = j;
+		for (d = 0; d < 2; d++)
+			group_check(arr, jobs, m, k, d, links, hosts, runs,
+				    flagged);
 	}
-	ceiling_checks(arr, g, ng, links, hosts, flagged);
 	if (!rio_json_len(links))
 		rio_warn_add(
 			warnings, "no-link",
 			"no link rate known (no ACTIVE hardware RDMA port, no --link-gbps; software RDMA devices have none): bandwidth was not checked against a link's payload ceiling");
-	free(g);
+out:
+	free(m);
+	free(jobs);
 	return arr;
 }

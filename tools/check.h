@@ -29,14 +29,23 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
 			     json_object *env_status);
 
 /*
- * The result's "checks": per host, fio group and direction, the summed
- * bandwidth of jobs that ran together against the summed link ceilings, and
- * every job that reported an error. Adds a "no-link" warning when no link is
- * known. Returns the number of flagged checks through *flagged.
+ * The result's "checks": per host, fio group and direction, the most
+ * bandwidth its jobs can have had in flight at once against the summed link
+ * ceilings, and every job that reported an error. Jobs chained by fio's
+ * wait_for ran one after another, so the sum is the heaviest set of jobs
+ * of which none waits for another (an upper bound: it never undercounts).
+ * Adds a "no-link" warning when no link is known. Returns the number of
+ * flagged checks through *flagged.
+ *
+ * runs is the result's fio.runs of a run split by role (NULL or one run:
+ * the entries are one fio run's). Each fio run numbers its groups from 0,
+ * and the runs followed one another: an entry's run is found from the
+ * --section names of each run's argv, and jobs of different runs are never
+ * summed together.
  */
-json_object *rio_check_run(json_object *output, const struct rio_hostmap *hosts,
-			   json_object *links, json_object *warnings,
-			   int *flagged);
+json_object *rio_check_run(json_object *output, json_object *runs,
+			   const struct rio_hostmap *hosts, json_object *links,
+			   json_object *warnings, int *flagged);
 
 /*
  * Appends one check object; causes is a NULL-terminated list of likely
@@ -49,8 +58,11 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
 
 /*
  * For each of this host's jobs named "-rdma" or "-tcp" whose directory or
- * filename (an absolute path) lies on an NFS mount seen during the run: an
- * "nfs-transport" check that the mount's proto matches the name.
+ * filename is an absolute path (not under /dev): an "nfs-transport" check,
+ * flagged when the NFS mount it lies on has another proto than the name
+ * says, or when it lies on no NFS mount seen during the run (mounts, as
+ * rio_mountwatch_seen() gives them), so the job measured a local file
+ * system. mounts NULL (not recorded, as for a bare fio JSON): no checks.
  */
 void rio_check_nfs_transport(json_object *output,
 			     const struct rio_hostmap *hosts,

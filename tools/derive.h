@@ -15,4 +15,12 @@ struct rio_hostmap;
 json_object *rio_derive_comparisons(json_object *output,
 				    const struct rio_hostmap *hosts);
 
+/*
+ * Each comparison's "verdict": one line of its ratios in words (with the
+ * hosts' CPU per unit of work when host_cpu_per_gib is known, fio's own
+ * client CPU otherwise), ending in caveat (NULL: none), e.g. "software RDMA
+ * on an emulated CPU: ratios only".
+ */
+void rio_derive_verdicts(json_object *comparisons, const char *caveat);
+
 #endif

@@ -122,19 +122,14 @@ static int add_section(struct rio_jobfile_section **s, int n, const char *name,
 	return 0;
 }
 
-int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out)
+/* Consumes text (strtok_r cuts it into lines). */
+static int sections_of(char *text, struct rio_jobfile_section **out)
 {
-	char *text, *line, *save = NULL, *p, *end;
 	int n = 0, ret = 0, in_global = 0, global_listen = 0, on;
 	struct rio_jobfile_section *s = NULL;
+	char *line, *save = NULL, *p, *end;
 
 	*out = NULL;
-	ret = rio_file_read(path, &text, NULL);
-	if (ret) {
-		RIO_ERR("job file %s: cannot read it: %s (check the path)",
-			path, strerror(-ret));
-		return ret;
-	}
 	for (line = strtok_r(text, "\n", &save); line && !ret;
 	     line = strtok_r(NULL, "\n", &save)) {
 		p = trim(line);
@@ -154,11 +149,41 @@ int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out)
 				s[n - 1].listen = on;
 		}
 	}
-	free(text);
 	if (ret) {
 		rio_jobfile_sections_free(s, n);
 		return ret;
 	}
 	*out = s;
 	return n;
+}
+
+int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out)
+{
+	char *text;
+	int ret;
+
+	*out = NULL;
+	ret = rio_file_read(path, &text, NULL);
+	if (ret) {
+		RIO_ERR("job file %s: cannot read it: %s (check the path)",
+			path, strerror(-ret));
+		return ret;
+	}
+	ret = sections_of(text, out);
+	free(text);
+	return ret;
+}
+
+int rio_jobfile_sections_text(const char *text,
+			      struct rio_jobfile_section **out)
+{
+	char *copy = strdup(text);
+	int ret;
+
+	*out = NULL;
+	if (!copy)
+		return -ENOMEM;
+	ret = sections_of(copy, out);
+	free(copy);
+	return ret;
 }

@@ -24,6 +24,9 @@ struct rio_jobfile_section {
  * count, or a negative code after naming the file.
  */
 int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out);
+/* The same from a job file's text, as the result's job_files[] keep it. */
+int rio_jobfile_sections_text(const char *text,
+			      struct rio_jobfile_section **out);
 void rio_jobfile_sections_free(struct rio_jobfile_section *s, int n);
 
 #endif

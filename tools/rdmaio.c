@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "check.h"
 #include "compare.h"
+#include "cpustat.h"
+#include "csvout.h"
 #include "envdoc.h"
 #include "file.h"
 #include "fio.h"
@@ -24,75 +28,16 @@
 #include "jobfile.h"
 #include "jutil.h"
 #include "log.h"
-#include "mountwatch.h"
 #include "remote.h"
 #include "report.h"
 #include "result.h"
+#include "runwatch.h"
 #include "spawn.h"
 #include "strv.h"
 
 #define EXIT_FLAGGED 3
 /* --remote-env's limit per host when --timeout is not given. */
 #define REMOTE_ENV_TIMEOUT_S 120
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [LINK]\n"
-		"                  [--remote-env CMD] JOB.fio... [--client HOST JOB.fio...]...\n"
-		"       rdmaio run [...] --server-host HOST --client-host HOST JOB.fio...\n"
-		"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n"
-		"       rdmaio check FIO_OR_RESULT.json [LINK]\n"
-		"       rdmaio report RESULT.json [--plot FILE.svg|FILE.png]\n"
-		"       rdmaio compare OLD.json NEW.json [--noise PCT]\n"
-		"       rdmaio env [-o FILE] [--fio PATH]\n"
-		"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
-		"       states the link when it cannot be read from the RDMA devices\n"
-		"--client HOST: fio's client/server mode (fio --server runs on HOST);\n"
-		"       the job files after it run there, the others on every --client\n"
-		"--server-host/--client-host HOST: every job file's sections with\n"
-		"       `listen` (targets, TCP servers) run on the server host, the\n"
-		"       others on the client host; HOST 'local' is this host, through a\n"
-		"       fio --server that rdmaio starts on a private unix socket\n"
-		"--remote-env CMD: before fio, run CMD once per host that is not this\n"
-		"       one (split on blanks, no shell; %%h in a word becomes HOST) and\n"
-		"       record the `rdmaio env` document it prints, e.g. 'ssh %%h rdmaio env'\n"
-		"env:   print this host's versions, host and environment as JSON\n"
-		"       (schema rdmaio-env/1)\n");
-}
-
-enum {
-	OPT_CLIENT = 256,
-	OPT_FIO,
-	OPT_FIO_JSON,
-	OPT_TIMEOUT,
-	OPT_GBPS,
-	OPT_LL,
-	OPT_MTU,
-	OPT_PLOT,
-	OPT_NOISE,
-	OPT_REMOTE_ENV,
-	OPT_SERVER_HOST,
-	OPT_CLIENT_HOST
-};
-
-static const struct option opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "client", required_argument, NULL, OPT_CLIENT },
-	{ "fio", required_argument, NULL, OPT_FIO },
-	{ "fio-json", required_argument, NULL, OPT_FIO_JSON },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "link-gbps", required_argument, NULL, OPT_GBPS },
-	{ "link-layer", required_argument, NULL, OPT_LL },
-	{ "mtu", required_argument, NULL, OPT_MTU },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "noise", required_argument, NULL, OPT_NOISE },
-	{ "remote-env", required_argument, NULL, OPT_REMOTE_ENV },
-	{ "server-host", required_argument, NULL, OPT_SERVER_HOST },
-	{ "client-host", required_argument, NULL, OPT_CLIENT_HOST },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* One --client HOST and the job files that follow it. */
 struct client_arg {
@@ -102,12 +47,16 @@ struct client_arg {
 };
 
 struct args {
-	const char *output, *fio, *fio_json, *plot, *remote_env;
+	int argc; /* rdmaio's own command line, for the result */
+	char **argv;
+	const char *output, *fio, *fio_json, *plot, *remote_env, *remote_cpu;
 	const char *server_host, *client_host;
 	struct client_arg *clients;
 	int nclients;
 	unsigned timeout_s;
 	double noise;
+	bool csv, gbit;
+	unsigned interval_ms, max_s; /* cpu-watch */
 	struct rio_link_opt link;
 	char **pos;
 	int npos;
@@ -156,83 +105,6 @@ static void args_free(struct args *a)
 		free(a->clients[--a->nclients].jobs);
 	free(a->clients);
 	free(a->pos);
-}
-
-static int parse(int argc, char **argv, struct args *a)
-{
-	double v;
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	a->fio = "fio";
-	a->noise = 5;
-	optind = 1;
-	/* "-": operands come in order, so each knows the --client before it. */
-	while ((c = getopt_long(argc, argv, "-o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-			if (add_positional(a, optarg))
-				return -ENOMEM;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case OPT_CLIENT:
-			if (add_client(a, optarg))
-				return -ENOMEM;
-			break;
-		case OPT_SERVER_HOST:
-			a->server_host = optarg;
-			break;
-		case OPT_CLIENT_HOST:
-			a->client_host = optarg;
-			break;
-		case OPT_FIO:
-			a->fio = optarg;
-			break;
-		case OPT_FIO_JSON:
-			a->fio_json = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (number("timeout", optarg, 1, 86400, &v))
-				return -EINVAL;
-			a->timeout_s = (unsigned)v;
-			break;
-		case OPT_GBPS:
-			if (number("link-gbps", optarg, 0.001, 1e6,
-				   &a->link.rate_gbps))
-				return -EINVAL;
-			break;
-		case OPT_LL:
-			a->link.link_layer = optarg;
-			break;
-		case OPT_MTU:
-			if (number("mtu", optarg, 256, 4096, &v))
-				return -EINVAL;
-			a->link.mtu = (int)v;
-			break;
-		case OPT_PLOT:
-			a->plot = optarg;
-			break;
-		case OPT_REMOTE_ENV:
-			a->remote_env = optarg;
-			break;
-		case OPT_NOISE:
-			if (number("noise", optarg, 0, 1000, &a->noise))
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	while (optind < argc)
-		if (add_positional(a, argv[optind++]))
-			return -ENOMEM;
-	return 0;
 }
 
 static char *default_output(const char *first)
@@ -413,17 +285,19 @@ static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
 	return 0;
 }
 
-/* Runs fio (or imports its JSON) while watching the NFS mounts. */
+/* Runs fio (or imports its JSON) while watching the hosts. */
 static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
-		   int n, char **jf, int njf, struct rio_result_in *in)
+		   int n, char **jf, int njf, struct rio_result_in *in,
+		   struct rio_runwatch *watch)
 {
 	struct rio_fio_run r = { .fio = a->fio,
 				 .jobs = jf,
 				 .njobs = njf,
 				 .hosts = hosts,
 				 .nhosts = n,
-				 .timeout_s = a->timeout_s };
-	struct rio_mountwatch *watch;
+				 .timeout_s = a->timeout_s,
+				 .tick = rio_runwatch_tick,
+				 .tick_arg = watch };
 	json_object *output = NULL;
 	int ret;
 
@@ -437,79 +311,112 @@ static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
 		in->fio_output = output;
 		return ret;
 	}
-	watch = rio_mountwatch_new("");
-	if (!watch)
-		return -ENOMEM;
-	rio_mountwatch_sample(watch);
-	r.tick = rio_mountwatch_sample;
-	r.tick_arg = watch;
 	ret = rio_fio_run(&r, &in->fio_runs, &in->fio_exit_status,
 			  &in->fio_output);
-	in->mounts_during_run = rio_mountwatch_seen(watch);
-	rio_mountwatch_delete(&watch);
+	rio_runwatch_finish(watch, in);
 	return ret;
 }
 
-static int cmd_run(int argc, char **argv, struct args *a)
+/* What a run holds until it ends; run_free() lets go of all of it. */
+struct run {
+	struct rio_result_in in;
+	json_object *jobs, *doc;
+	struct rio_fioserver **srv;
+	struct rio_fio_host *hosts;
+	struct rio_runwatch *watch;
+	int nhosts, njf;
+	char *out, **jf;
+};
+
+/*
+ * Whatever can fail before fio starts fails here: the output's folder, the
+ * job files, the local fio servers, the remote hosts' environments.
+ * Returns 0, 1 (failed, said why) or 2 (usage).
+ */
+static int run_prepare(const struct args *a, struct run *r)
 {
-	struct rio_result_in in = { .argc = argc, .argv = argv, .root = "" };
-	json_object *jobs = NULL, *doc = NULL;
-	struct rio_fioserver **srv = NULL;
-	struct rio_fio_host *hosts = NULL;
-	int ret, nhosts = 0, flagged = 0, njf;
-	char *out = NULL, **jf = NULL;
+	int ret;
+
+	if (a->fio_json && a->remote_cpu)
+		return usage_error(
+			"--remote-cpu watches a run rdmaio starts; --fio-json imports a finished one");
+	if (all_jobs(a, &r->jf, &r->njf))
+		return 1;
+	r->out = a->output ? strdup(a->output)
+			   : default_output(r->njf ? r->jf[0] : a->fio_json);
+	r->srv = calloc(r->nhosts + 1, sizeof(*r->srv));
+	if (!r->out || !r->srv || output_writable(r->out) ||
+	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) ||
+	    start_local(a, r->hosts, r->nhosts, r->srv))
+		return 1;
+	ret = remote_hosts(a, r->hosts, r->nhosts, &r->in.remote_hosts);
+	if (ret || a->fio_json)
+		return ret;
+	ret = rio_runwatch_start(a->remote_cpu, r->hosts, r->nhosts, &r->watch);
+	return ret == -EINVAL ? 2 : ret ? 1 : 0;
+}
+
+/* Runs fio, then builds, validates, writes and reports the result. */
+static int run_execute(const struct args *a, struct run *r)
+{
+	struct rio_result_in *in = &r->in;
+	int ret, flagged = 0;
+
+	in->fio = a->fio;
+	in->job_files = r->jobs;
+	in->imported_from = a->fio_json;
+	in->hosts = r->hosts;
+	in->nhosts = r->nhosts;
+	in->link = a->link;
+	ret = run_fio(a, r->nhosts ? r->hosts : NULL, r->nhosts, r->jf, r->njf,
+		      in, r->watch);
+	stop_local(r->srv, r->nhosts);
+	if (!ret)
+		ret = rio_result_build(in, &r->doc, &flagged);
+	if (!ret)
+		ret = rio_result_write(r->doc, r->out);
+	if (!ret) {
+		rio_report_table(r->doc, stdout);
+		printf("\nresult: %s\n", r->out);
+	}
+	return ret ? 1 : 0;
+}
+
+static void run_free(struct run *r)
+{
+	stop_local(r->srv, r->nhosts);
+	free(r->srv);
+	/* A Ctrl-C held back while our fio servers ran ends us once they stop. */
+	rio_spawn_raise_deferred();
+	json_object_put(r->in.mounts_during_run);
+	json_object_put(r->in.remote_hosts);
+	json_object_put(r->in.fio_output);
+	json_object_put(r->in.fio_runs);
+	json_object_put(r->doc);
+	json_object_put(r->jobs);
+	rio_fiohosts_free(r->hosts, r->nhosts);
+	rio_runwatch_delete(&r->watch);
+	free(r->jf);
+	free(r->out);
+}
+
+static int cmd_run(struct args *a)
+{
+	struct run r = {
+		.in = { .argc = a->argc, .argv = a->argv, .root = "" },
+	};
+	int ret;
 
 	if (!a->npos && !a->nclients && !a->fio_json)
 		return usage_error("no job file given (rdmaio run JOB.fio...)");
-	ret = plan_hosts(a, &hosts, &nhosts);
+	ret = plan_hosts(a, &r.hosts, &r.nhosts);
 	if (ret)
 		return ret;
-	if (all_jobs(a, &jf, &njf)) {
-		ret = 1;
-		goto out;
-	}
-	out = a->output ? strdup(a->output)
-			: default_output(njf ? jf[0] : a->fio_json);
-	srv = calloc(nhosts + 1, sizeof(*srv));
-	if (!out || !srv || output_writable(out) ||
-	    rio_jobfiles_record(jf, njf, &jobs) ||
-	    start_local(a, hosts, nhosts, srv)) {
-		ret = 1;
-		goto out;
-	}
-	ret = remote_hosts(a, hosts, nhosts, &in.remote_hosts);
-	if (ret || rio_spawn_signal_pending())
-		goto out;
-	in.fio = a->fio;
-	in.job_files = jobs;
-	in.imported_from = a->fio_json;
-	in.hosts = hosts;
-	in.nhosts = nhosts;
-	in.link = a->link;
-	ret = run_fio(a, nhosts ? hosts : NULL, nhosts, jf, njf, &in);
-	stop_local(srv, nhosts);
-	if (!ret)
-		ret = rio_result_build(&in, &doc, &flagged);
-	if (!ret)
-		ret = rio_result_write(doc, out);
-	if (!ret) {
-		rio_report_table(doc, stdout);
-		printf("\nresult: %s\n", out);
-	}
-	ret = ret ? 1 : 0;
-out:
-	stop_local(srv, nhosts);
-	free(srv);
-	rio_spawn_raise_deferred();
-	json_object_put(in.mounts_during_run);
-	json_object_put(in.remote_hosts);
-	json_object_put(in.fio_output);
-	json_object_put(in.fio_runs);
-	json_object_put(doc);
-	json_object_put(jobs);
-	rio_fiohosts_free(hosts, nhosts);
-	free(jf);
-	free(out);
+	ret = run_prepare(a, &r);
+	/* A Ctrl-C while our fio servers started or remote hosts answered. */
+	if (!ret && !rio_spawn_signal_pending())
+		ret = run_execute(a, &r);
+	run_free(&r);
 	return ret;
 }
 
@@ -585,7 +492,9 @@ static int cmd_check(struct args *a)
 		map = rio_result_hostmap(doc);
 	if (map) {
 		warnings = json_object_new_array();
-		checks = rio_check_run(output, map, links, warnings, &flagged);
+		checks = rio_check_run(
+			output, rio_json_get(rio_json_get(doc, "fio"), "runs"),
+			map, links, warnings, &flagged);
 		rio_check_nfs_transport(
 			output, map,
 			rio_json_get(rio_json_get(doc, "environment"),
@@ -607,6 +516,7 @@ static int cmd_check(struct args *a)
 
 static int cmd_report(struct args *a)
 {
+	const struct rio_report_opts o = { .gbit = a->gbit };
 	json_object *doc;
 	int ret = 0;
 
@@ -614,15 +524,41 @@ static int cmd_report(struct args *a)
 		RIO_ERR("report: give one result file (rdmaio report RESULT.json)");
 		return 2;
 	}
+	if (a->csv && a->gbit) {
+		RIO_ERR("report: --units applies to the Markdown report; --csv gives bytes/s and ns as they are (drop one)");
+		return 2;
+	}
 	if (rio_result_load(a->pos[0], &doc))
 		return 1;
-	rio_report_table(doc, stdout);
-	if (a->plot) {
-		ret = rio_report_plot(doc, a->plot);
+	if (a->csv)
+		ret = rio_csv_write(doc, stdout);
+	else
+		rio_report_write(doc, &o, stdout);
+	if (ret)
+		RIO_CALL_ERR(-ret, "write", "%s", "stdout");
+	if (!ret && a->plot) {
+		ret = rio_chart_draw(doc, a->plot);
 		if (!ret)
-			printf("\nchart: %s\n", a->plot);
+			/* The CSV stays one table for a spreadsheet. */
+			fprintf(a->csv ? stderr : stdout, "\nchart: %s\n",
+				a->plot);
 	}
 	json_object_put(doc);
+	return ret ? 1 : 0;
+}
+
+static int cmd_cpu_watch(struct args *a)
+{
+	int ret;
+
+	if (a->npos) {
+		RIO_ERR("cpu-watch: takes no file argument; '%s' is one",
+			a->pos[0]);
+		return 2;
+	}
+	ret = rio_cpustat_stream("", a->interval_ms, a->max_s, stdout);
+	if (ret)
+		RIO_CALL_ERR(-ret, "read", "%s", "/proc/stat");
 	return ret ? 1 : 0;
 }
 
@@ -680,11 +616,609 @@ static int cmd_env(struct args *a)
 	return ret ? 1 : 0;
 }
 
+/*
+ * The command line. Each subcommand has a table of the options it takes;
+ * getopt_long's tables are made from it, and an option it does not take is
+ * refused, naming the subcommands that do. A new option is an OPT_ value, a
+ * line in its subcommand's table, a case in set_option() and its usage.
+ */
+/* The values of options without a letter start past every letter. */
+#define OPT_LONG 256
+
+enum {
+	OPT_CLIENT = OPT_LONG,
+	OPT_FIO,
+	OPT_FIO_JSON,
+	OPT_TIMEOUT,
+	OPT_GBPS,
+	OPT_LL,
+	OPT_MTU,
+	OPT_PLOT,
+	OPT_NOISE,
+	OPT_REMOTE_ENV,
+	OPT_SERVER_HOST,
+	OPT_CLIENT_HOST,
+	OPT_REMOTE_CPU,
+	OPT_CSV,
+	OPT_UNITS,
+	OPT_INTERVAL,
+	OPT_MAX_S
+};
+
+/* An option: its long name, its letter or OPT_ value, its argument. */
+struct opt {
+	const char *name; /* without "--" */
+	int val; /* its letter when it has a short form, else an OPT_ value */
+	const char *arg; /* its argument as messages name it; NULL: none */
+};
+
+/* Options that go together; a subcommand takes one set or a few. */
+struct opt_set {
+	const char *group; /* plural, what messages call them; NULL: none */
+	const struct opt *opts; /* ends with a NULL name */
+};
+
+static const struct opt run_opts[] = {
+	{ "output", 'o', "FILE" },
+	{ "client", OPT_CLIENT, "HOST" },
+	{ "server-host", OPT_SERVER_HOST, "HOST" },
+	{ "client-host", OPT_CLIENT_HOST, "HOST" },
+	{ "fio", OPT_FIO, "PATH" },
+	{ "fio-json", OPT_FIO_JSON, "FILE" },
+	{ "timeout", OPT_TIMEOUT, "S" },
+	{ "remote-env", OPT_REMOTE_ENV, "CMD" },
+	{ "remote-cpu", OPT_REMOTE_CPU, "CMD" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt link_opts[] = {
+	{ "link-gbps", OPT_GBPS, "G" },
+	{ "link-layer", OPT_LL, "ethernet|infiniband" },
+	{ "mtu", OPT_MTU, "N" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt report_opts[] = {
+	{ "plot", OPT_PLOT, "FILE" },
+	{ "csv", OPT_CSV, NULL },
+	{ "units", OPT_UNITS, "binary|gbit" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt cpu_watch_opts[] = {
+	{ "interval-ms", OPT_INTERVAL, "MS" },
+	{ "max-s", OPT_MAX_S, "S" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt compare_opts[] = {
+	{ "noise", OPT_NOISE, "PCT" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt env_opts[] = {
+	{ "output", 'o', "FILE" },
+	{ "fio", OPT_FIO, "PATH" },
+	{ NULL, 0, NULL },
+};
+
+/* Every subcommand takes it; messages leave it out of what one takes. */
+static const struct opt help_opt = { "help", 'h', NULL };
+
+#define LINK_OPTIONS "LINK options"
+
+/* Lines after a synopsis's first are indented as "usage: " is long. */
+static const char run_synopsis[] =
+	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [LINK]\n"
+	"                  [--remote-env CMD] JOB.fio... [--client HOST JOB.fio...]...\n"
+	"       rdmaio run [...] --server-host HOST --client-host HOST JOB.fio...\n"
+	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n";
+
+static const char link_note[] =
+	"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
+	"       states the link when it cannot be read from the RDMA devices\n";
+
+static const char run_note[] =
+	"--client HOST: fio's client/server mode (fio --server runs on HOST);\n"
+	"       the job files after it run there, the others on every --client\n"
+	"--server-host/--client-host HOST: every job file's sections with\n"
+	"       `listen` (targets, TCP servers) run on the server host, the\n"
+	"       others on the client host; HOST 'local' is this host, through a\n"
+	"       fio --server that rdmaio starts on a private unix socket\n"
+	"--remote-env CMD: before fio, run CMD once per host that is not this\n"
+	"       one (split on blanks, no shell; %h in a word becomes HOST) and\n"
+	"       record the `rdmaio env` document it prints, e.g. 'ssh %h rdmaio env'\n"
+	"--remote-cpu CMD: while fio runs, run CMD per such host (as --remote-env)\n"
+	"       and read the CPU counters it prints, e.g. 'ssh %h rdmaio cpu-watch'\n";
+
+static const char report_note[] =
+	"report: Markdown (verdicts, setup, RDMA vs TCP, jobs, targets, checks);\n"
+	"       --csv prints every job and pair as CSV instead; --units gbit gives\n"
+	"       rates in Gb/s; --plot draws the chart (bandwidth, latency, CPU)\n";
+
+static const char cpu_watch_note[] =
+	"cpu-watch: print this host's CPU counters (/proc/stat) as one\n"
+	"       rdmaio-cpu/1 JSON line every MS (100) until S seconds (3600)\n"
+	"       pass or its reader goes away: what --remote-cpu runs remotely\n";
+
+static const char env_note[] =
+	"env:   print this host's versions, host and environment as JSON\n"
+	"       (schema rdmaio-env/1)\n";
+
+#define NOTES_MAX 3
+#define SETS_MAX 3
+
+struct subcmd {
+	const char *name;
+	int (*fn)(struct args *a);
+	struct opt_set sets[SETS_MAX]; /* { NULL, NULL } after the last */
+	const char *synopsis;
+	const char *notes[NOTES_MAX]; /* NULL after the last */
+};
+
+static const struct subcmd subcmds[] = {
+	{ .name = "run",
+	  .fn = cmd_run,
+	  .sets = { { NULL, run_opts }, { LINK_OPTIONS, link_opts } },
+	  .synopsis = run_synopsis,
+	  .notes = { link_note, run_note } },
+	{ .name = "check",
+	  .fn = cmd_check,
+	  .sets = { { LINK_OPTIONS, link_opts } },
+	  .synopsis = "rdmaio check FIO_OR_RESULT.json [LINK]\n",
+	  .notes = { link_note } },
+	{ .name = "report",
+	  .fn = cmd_report,
+	  .sets = { { NULL, report_opts } },
+	  .synopsis =
+		  "rdmaio report RESULT.json [--plot FILE.svg|FILE.png] [--units binary|gbit] [--csv]\n",
+	  .notes = { report_note } },
+	{ .name = "compare",
+	  .fn = cmd_compare,
+	  .sets = { { NULL, compare_opts } },
+	  .synopsis = "rdmaio compare OLD.json NEW.json [--noise PCT]\n" },
+	{ .name = "env",
+	  .fn = cmd_env,
+	  .sets = { { NULL, env_opts } },
+	  .synopsis = "rdmaio env [-o FILE] [--fio PATH]\n",
+	  .notes = { env_note } },
+	{ .name = "cpu-watch",
+	  .fn = cmd_cpu_watch,
+	  .sets = { { NULL, cpu_watch_opts } },
+	  .synopsis = "rdmaio cpu-watch [--interval-ms MS] [--max-s S]\n",
+	  .notes = { cpu_watch_note } },
+	{ .name = NULL },
+};
+
+#define SUBCMDS_MAX 8
+#define OPTS_MAX 32
+#define LABEL_MAX 64
+#define TEXT_MAX 512
+
+static void sub_usage(const struct subcmd *s, FILE *f)
+{
+	int i;
+
+	fprintf(f, "usage: %s", s->synopsis);
+	for (i = 0; i < NOTES_MAX && s->notes[i]; i++)
+		fputs(s->notes[i], f);
+}
+
+/* Whether a subcommand before S has NOTE: the whole usage says it once. */
+static bool note_said(const struct subcmd *s, const char *note)
+{
+	const struct subcmd *p;
+	int i;
+
+	for (p = subcmds; p < s; p++)
+		for (i = 0; i < NOTES_MAX && p->notes[i]; i++)
+			if (p->notes[i] == note)
+				return true;
+	return false;
+}
+
+static void usage(FILE *f)
+{
+	const struct subcmd *s;
+	int i;
+
+	for (s = subcmds; s->name; s++)
+		fprintf(f, "%s%s", s == subcmds ? "usage: " : "       ",
+			s->synopsis);
+	for (s = subcmds; s->name; s++)
+		for (i = 0; i < NOTES_MAX && s->notes[i]; i++)
+			if (!note_said(s, s->notes[i]))
+				fputs(s->notes[i], f);
+}
+
+/* Appends ITEMS to BUF as "a", "a and b", "a, b and c" (CONJ: " and "). */
+static void join(char *buf, size_t len, const char *const items[], int n,
+		 const char *conj)
+{
+	size_t used = strlen(buf);
+	const char *sep;
+	int i;
+
+	for (i = 0; i < n && used < len; i++) {
+		sep = i == 0 ? "" : i == n - 1 ? conj : ", ";
+		used += snprintf(buf + used, len - used, "%s%s", sep, items[i]);
+	}
+}
+
+/* An option as a subcommand takes it: with the group of its set. */
+struct opt_ref {
+	const struct opt *o; /* NULL after the last */
+	const char *group;
+};
+
+static bool has_letter(const struct opt *o)
+{
+	return o->val < OPT_LONG;
+}
+
+static bool same_group(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/*
+ * The options S takes, its sets' and --help, into R (OPTS_MAX + 1 long).
+ * Returns how many, or -E2BIG after saying so (a bug).
+ */
+static int sub_opts(const struct subcmd *s, struct opt_ref *r)
+{
+	const struct opt_set *set;
+	const struct opt *o;
+	int n = 0;
+
+	for (set = s->sets; set < s->sets + SETS_MAX && set->opts; set++)
+		for (o = set->opts; o->name && n < OPTS_MAX; o++)
+			r[n++] = (struct opt_ref){ o, set->group };
+	if (n == OPTS_MAX) {
+		RIO_ERR("%s: more options than OPTS_MAX (%d) in tools/rdmaio.c: raise it (a bug)",
+			s->name, OPTS_MAX);
+		return -E2BIG;
+	}
+	r[n++] = (struct opt_ref){ &help_opt, NULL };
+	r[n] = (struct opt_ref){ NULL, NULL };
+	return n;
+}
+
+/* "-o FILE", "--plot FILE", "--help": an option as messages name it. */
+static void opt_label(const struct opt *o, char *buf, size_t len)
+{
+	int n = has_letter(o) ? snprintf(buf, len, "-%c", o->val)
+			      : snprintf(buf, len, "--%s", o->name);
+
+	if (o->arg && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " %s", o->arg);
+}
+
+static const struct opt_ref *find_val(const struct opt_ref *r, int val)
+{
+	for (; r->o; r++)
+		if (r->o->val == val)
+			return r;
+	return NULL;
+}
+
+/*
+ * The options of R that --NAME can mean, by getopt_long's rule: the one of
+ * that name, else each whose name begins with NAME. Returns how many; the
+ * first MAX of them go to M.
+ */
+static int find_long(const struct opt_ref *r, const char *name,
+		     const struct opt_ref **m, int max)
+{
+	size_t len = strlen(name);
+	int n = 0;
+
+	for (; r->o; r++) {
+		if (strncmp(r->o->name, name, len))
+			continue;
+		if (!r->o->name[len]) {
+			m[0] = r;
+			return 1;
+		}
+		if (n < max)
+			m[n] = r;
+		n++;
+	}
+	return n;
+}
+
+/* The option of R that NAME ("-o", "--noise", "--nois") is, or NULL. */
+static const struct opt_ref *find_opt(const struct opt_ref *r, const char *name)
+{
+	const struct opt_ref *m;
+
+	if (name[1] != '-') {
+		m = find_val(r, name[1]);
+		return m && has_letter(m->o) ? m : NULL;
+	}
+	return find_long(r, name + 2, &m, 1) == 1 ? m : NULL;
+}
+
+/* What R takes, as "--plot FILE" or "-o FILE and --fio PATH". */
+static void takes_text(const struct opt_ref *r, char *buf, size_t len)
+{
+	char labels[OPTS_MAX][LABEL_MAX];
+	const char *items[OPTS_MAX];
+	int i, n = 0;
+
+	for (i = 0; r[i].o; i++) {
+		if (r[i].o == &help_opt)
+			continue;
+		if (r[i].group) {
+			/* A group is named once, where its first option is. */
+			if (!i || !same_group(r[i - 1].group, r[i].group))
+				items[n++] = r[i].group;
+			continue;
+		}
+		opt_label(r[i].o, labels[n], LABEL_MAX);
+		items[n] = labels[n];
+		n++;
+	}
+	buf[0] = '\0';
+	if (n)
+		join(buf, len, items, n, " and ");
+	else
+		snprintf(buf, len, "no options");
+}
+
+/*
+ * Which subcommands but SUB take the option NAME, as "LINK options belong
+ * to run and check" or "-o belongs to run and env". False when none does.
+ */
+static bool owners_text(const struct subcmd *sub, const char *name, char *buf,
+			size_t len)
+{
+	const char *names[SUBCMDS_MAX], *group = NULL, *full = NULL;
+	struct opt_ref r[OPTS_MAX + 1];
+	const struct opt_ref *f;
+	const struct subcmd *s;
+	int n = 0;
+
+	for (s = subcmds; s->name && n < SUBCMDS_MAX; s++) {
+		if (s == sub || sub_opts(s, r) < 0 || !(f = find_opt(r, name)))
+			continue;
+		if (!n) {
+			group = f->group;
+			full = f->o->name;
+		}
+		names[n++] = s->name;
+	}
+	if (!n)
+		return false;
+	if (group)
+		snprintf(buf, len, "%s belong to ", group);
+	else if (name[1] != '-')
+		snprintf(buf, len, "%s belongs to ", name);
+	else
+		snprintf(buf, len, "--%s belongs to ", full);
+	join(buf, len, names, n, " and ");
+	return true;
+}
+
+/* An option SUB (taking R) does not take: another subcommand's, or none's. */
+static void refuse_foreign(const struct subcmd *sub, const struct opt_ref *r,
+			   const char *name)
+{
+	char takes[TEXT_MAX], owners[TEXT_MAX], which[TEXT_MAX] = "";
+	char labels[OPTS_MAX][LABEL_MAX];
+	const struct opt_ref *m[OPTS_MAX];
+	const char *items[OPTS_MAX];
+	int i, n = 0;
+
+	if (name[1] == '-')
+		n = find_long(r, name + 2, m, OPTS_MAX);
+	if (n > 1) {
+		/* getopt_long refuses an abbreviation of several options. */
+		for (i = 0; i < n && i < OPTS_MAX; i++) {
+			snprintf(labels[i], LABEL_MAX, "--%s", m[i]->o->name);
+			items[i] = labels[i];
+		}
+		join(which, sizeof(which), items, i, " or ");
+		RIO_ERR("%s: %s is ambiguous (%s): spell the option out",
+			sub->name, name, which);
+		return;
+	}
+	takes_text(r, takes, sizeof(takes));
+	if (owners_text(sub, name, owners, sizeof(owners)))
+		RIO_ERR("%s: %s is not an option of %s (it takes %s; %s)",
+			sub->name, name, sub->name, takes, owners);
+	else
+		RIO_ERR("%s: unknown option %s (%s takes %s)", sub->name, name,
+			sub->name, takes);
+}
+
+/* Says why getopt_long returned C ('?' or ':') for ARGV[optind - 1]. */
+static void refuse(const struct subcmd *sub, const struct opt_ref *r, int c,
+		   char *const argv[])
+{
+	const struct opt_ref *own = optopt ? find_val(r, optopt) : NULL;
+	const char *arg = argv[optind - 1];
+	char name[LABEL_MAX];
+
+	if (own) {
+		/* One of its own, with an argument missing or one too many. */
+		opt_label(own->o, name, sizeof(name));
+		if (c == ':')
+			RIO_ERR("%s: %s needs an argument (%s)", sub->name, arg,
+				name);
+		else
+			RIO_ERR("%s: --%s takes no argument", sub->name,
+				own->o->name);
+		return;
+	}
+	if (optopt)
+		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="),
+			 arg);
+	refuse_foreign(sub, r, name);
+}
+
+/*
+ * getopt_long's tables for R. Short options begin "-:": "-" hands operands
+ * over in order, so that each job file knows the --client before it; ":"
+ * tells a missing argument from an unknown option and keeps getopt_long
+ * quiet, since refuse() says more.
+ */
+static void getopt_tables(const struct opt_ref *r, struct option *lo, char *so)
+{
+	*so++ = '-';
+	*so++ = ':';
+	for (; r->o; r++, lo++) {
+		*lo = (struct option){ r->o->name,
+				       r->o->arg ? required_argument
+						 : no_argument,
+				       NULL, r->o->val };
+		if (has_letter(r->o)) {
+			*so++ = (char)r->o->val;
+			if (r->o->arg)
+				*so++ = ':';
+		}
+	}
+	*lo = (struct option){ NULL, 0, NULL, 0 };
+	*so = '\0';
+}
+
+static int units(struct args *a, const char *arg)
+{
+	if (strcmp(arg, "binary") && strcmp(arg, "gbit")) {
+		RIO_ERR("option --units: '%s' is neither 'binary' (KiB/s, MiB/s, GiB/s) nor 'gbit' (Gb/s, as perftest's --report_gbits)",
+			arg);
+		return -EINVAL;
+	}
+	a->gbit = !strcmp(arg, "gbit");
+	return 0;
+}
+
+/* Option C with its argument ARG; only SUB's own get this far. */
+static int set_option(struct args *a, int c, char *arg)
+{
+	double v;
+
+	switch (c) {
+	case 'o':
+		a->output = arg;
+		break;
+	case OPT_CLIENT:
+		return add_client(a, arg);
+	case OPT_SERVER_HOST:
+		a->server_host = arg;
+		break;
+	case OPT_CLIENT_HOST:
+		a->client_host = arg;
+		break;
+	case OPT_FIO:
+		a->fio = arg;
+		break;
+	case OPT_FIO_JSON:
+		a->fio_json = arg;
+		break;
+	case OPT_TIMEOUT:
+		if (number("timeout", arg, 1, 86400, &v))
+			return -EINVAL;
+		a->timeout_s = (unsigned)v;
+		break;
+	case OPT_GBPS:
+		return number("link-gbps", arg, 0.001, 1e6, &a->link.rate_gbps);
+	case OPT_LL:
+		a->link.link_layer = arg;
+		break;
+	case OPT_MTU:
+		if (number("mtu", arg, 256, 4096, &v))
+			return -EINVAL;
+		a->link.mtu = (int)v;
+		break;
+	case OPT_PLOT:
+		a->plot = arg;
+		break;
+	case OPT_REMOTE_ENV:
+		a->remote_env = arg;
+		break;
+	case OPT_NOISE:
+		return number("noise", arg, 0, 1000, &a->noise);
+	case OPT_REMOTE_CPU:
+		a->remote_cpu = arg;
+		break;
+	case OPT_CSV:
+		a->csv = true;
+		break;
+	case OPT_UNITS:
+		return units(a, arg);
+	case OPT_INTERVAL:
+		if (number("interval-ms", arg, 10, 60000, &v))
+			return -EINVAL;
+		a->interval_ms = (unsigned)v;
+		break;
+	case OPT_MAX_S:
+		if (number("max-s", arg, 1, 7 * 86400, &v))
+			return -EINVAL;
+		a->max_s = (unsigned)v;
+		break;
+	default:
+		RIO_ERR("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
+			c);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* False when rdmaio is to exit with *status instead: --help, a usage error. */
+static bool parse(const struct subcmd *sub, int argc, char **argv,
+		  struct args *a, int *status)
+{
+	struct opt_ref r[OPTS_MAX + 1];
+	struct option lo[OPTS_MAX + 1];
+	char so[2 * OPTS_MAX + 3];
+	int c, ret;
+
+	*status = 1;
+	if (sub_opts(sub, r) < 0)
+		return false;
+	getopt_tables(r, lo, so);
+	optind = 1;
+	ret = 0;
+	while (!ret && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == 'h') {
+			sub_usage(sub, stdout);
+			*status = 0;
+			return false;
+		}
+		if (c == '?' || c == ':') {
+			refuse(sub, r, c, argv);
+			sub_usage(sub, stderr);
+			*status = 2;
+			return false;
+		}
+		ret = c == 1 ? add_positional(a, optarg)
+			     : set_option(a, c, optarg);
+	}
+	while (!ret && optind < argc)
+		ret = add_positional(a, argv[optind++]);
+	if (ret == -ENOMEM)
+		RIO_ERR("%s: out of memory reading the command line",
+			sub->name);
+	else if (ret)
+		*status = 2;
+	return !ret;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : NULL;
-	struct args a;
-	int ret;
+	struct args a = { .argc = argc,
+			  .argv = argv,
+			  .fio = "fio",
+			  .noise = 5,
+			  .interval_ms = 100,
+			  .max_s = 3600 };
+	const char *cmd = argc > 1 ? argv[1] : NULL, *names[SUBCMDS_MAX];
+	const struct subcmd *sub;
+	char list[TEXT_MAX] = "";
+	int n = 0, ret;
 
 	if (!cmd) {
 		usage(stderr);
@@ -694,28 +1228,18 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "check") &&
-	    strcmp(cmd, "report") && strcmp(cmd, "compare") &&
-	    strcmp(cmd, "env")) {
-		RIO_ERR("unknown command '%s' (run, check, report, compare or env)",
-			cmd);
+	for (sub = subcmds; sub->name && strcmp(sub->name, cmd); sub++)
+		;
+	if (!sub->name) {
+		for (sub = subcmds; sub->name && n < SUBCMDS_MAX; sub++)
+			names[n++] = sub->name;
+		join(list, sizeof(list), names, n, " or ");
+		RIO_ERR("unknown command '%s' (%s)", cmd, list);
 		usage(stderr);
 		return 2;
 	}
-	if (parse(argc - 1, argv + 1, &a)) {
-		args_free(&a);
-		return 2;
-	}
-	if (!strcmp(cmd, "run"))
-		ret = cmd_run(argc, argv, &a);
-	else if (!strcmp(cmd, "check"))
-		ret = cmd_check(&a);
-	else if (!strcmp(cmd, "env"))
-		ret = cmd_env(&a);
-	else if (!strcmp(cmd, "report"))
-		ret = cmd_report(&a);
-	else
-		ret = cmd_compare(&a);
+	if (parse(sub, argc - 1, argv + 1, &a, &ret))
+		ret = sub->fn(&a);
 	args_free(&a);
 	return ret;
 }

@@ -98,22 +98,6 @@ int rio_remote_argv_build(const char *cmd, const char *host, char ***argv)
 	return 0;
 }
 
-static char *argv_join(char *const *argv)
-{
-	size_t i, len = 1;
-	char *s;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	for (i = 0; s && argv[i]; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 /* Prints the last lines of text, each after prefix. */
 static void print_tail(const char *prefix, const char *text)
 {
@@ -207,7 +191,7 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 		if (ret == -EINVAL)
 			RIO_ERR("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
 				cmd);
-		shown = ret ? NULL : argv_join(argv);
+		shown = ret ? NULL : rio_strv_join(argv);
 		if (!ret && !shown)
 			ret = -ENOMEM;
 		if (!ret)

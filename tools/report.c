@@ -1,33 +1,22 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "jutil.h"
-#include "log.h"
 #include "report.h"
-#include "spawn.h"
+#include "units.h"
 
-#define MIB (1024.0 * 1024)
+#define GIB (1024.0 * 1024 * 1024)
 
-static void fmt_num(char *buf, size_t n, double v, double div, int prec)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%.*f", prec, v / div);
-}
-
+/* A latency triple "p50 / p99 / p99.9" in human units. */
 static void fmt_lat(char *buf, size_t n, json_object *clat)
 {
-	char a[32], b[32], c[32];
+	char a[RIO_UNITS_LEN], b[RIO_UNITS_LEN], c[RIO_UNITS_LEN];
 
-	fmt_num(a, sizeof(a), rio_json_num(clat, "p50", NAN), 1000, 1);
-	fmt_num(b, sizeof(b), rio_json_num(clat, "p99", NAN), 1000, 1);
-	fmt_num(c, sizeof(c), rio_json_num(clat, "p99_9", NAN), 1000, 1);
+	rio_units_ns(a, rio_json_num(clat, "p50", NAN));
+	rio_units_ns(b, rio_json_num(clat, "p99", NAN));
+	rio_units_ns(c, rio_json_num(clat, "p99_9", NAN));
 	snprintf(buf, n, "%s / %s / %s", a, b, c);
 }
 
@@ -59,22 +48,137 @@ static void label(char *buf, size_t n, json_object *o, const char *name_key,
 		snprintf(buf, n, "%s (%s)", rio_json_str(o, name_key), dir);
 }
 
-/* "workload (read)", or "rtt (read/write)" when the sides differ. */
-static void pair_label(char *buf, size_t n, json_object *c, int hosts)
+void rio_report_pair_label(char *buf, size_t n, json_object *doc,
+			   json_object *c)
 {
 	const char *rd = rio_json_str(c, "direction");
 	const char *td = rio_json_str(c, "tcp_direction");
 	char dir[32];
 
+	/* "rtt (read/write)": a round trip counted differently per side. */
 	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
 		 strcmp(rd, td) ? td : "");
-	label(buf, n, c, "workload", dir, hosts);
+	label(buf, n, c, "workload", dir, multi_host(doc, "comparisons"));
 }
 
-static void comparisons_table(json_object *doc, FILE *out)
+/* The verdict of each pair, first: what a reader takes away. */
+static void verdicts(json_object *doc, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *c, *r, *t;
-	char l[512], rb[32], tb[32], ra[32], rl[128], tl[128];
+	json_object *cs = rio_json_get(doc, "comparisons"), *c;
+	int hosts = multi_host(doc, "comparisons");
+	const char *v;
+	size_t i;
+
+	if (!rio_json_len(cs))
+		return;
+	fprintf(out, "## What RDMA buys here\n\n");
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		v = rio_json_str(c, "verdict");
+		if (!v)
+			continue;
+		if (hosts)
+			fprintf(out, "- %s: %s\n", rio_json_str(c, "host"), v);
+		else
+			fprintf(out, "- %s\n", v);
+	}
+	fprintf(out,
+		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better.\n\n");
+}
+
+static void pair_row(json_object *doc, json_object *c,
+		     const struct rio_report_opts *o, FILE *out)
+{
+	json_object *r = rio_json_get(c, "rdma"), *t = rio_json_get(c, "tcp");
+	char l[512], rb[RIO_UNITS_LEN], tb[RIO_UNITS_LEN], ra[RIO_UNITS_LEN];
+	char ri[RIO_UNITS_LEN], ti[RIO_UNITS_LEN], ia[RIO_UNITS_LEN];
+	char p50[RIO_UNITS_LEN], p99[RIO_UNITS_LEN];
+	char rl[128], tl[128];
+
+	rio_report_pair_label(l, sizeof(l), doc, c);
+	rio_units_rate(rb, rio_json_num(r, "bw_bytes", NAN), o->gbit);
+	rio_units_rate(tb, rio_json_num(t, "bw_bytes", NAN), o->gbit);
+	rio_units_ratio(ra, rio_json_num(c, "bw_ratio", NAN));
+	rio_units_count(ri, rio_json_num(r, "iops", NAN));
+	rio_units_count(ti, rio_json_num(t, "iops", NAN));
+	rio_units_ratio(ia, rio_json_num(c, "iops_ratio", NAN));
+	rio_units_ratio(p50, rio_json_num(c, "p50_ratio", NAN));
+	rio_units_ratio(p99, rio_json_num(c, "p99_ratio", NAN));
+	fmt_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
+	fmt_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
+	fprintf(out,
+		"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		l, rio_json_str(c, "kind") ?: "-", rb, tb, ra, ri, ti, ia, rl,
+		tl, p50, p99);
+}
+
+/* Each watched host's busy CPU per GiB under each side of a pair. */
+static void host_cpu_table(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c, *hc, *h;
+	char l[512], ra[RIO_UNITS_LEN];
+	int rows = 0;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		hc = rio_json_get(c, "host_cpu_per_gib");
+		rio_report_pair_label(l, sizeof(l), doc, c);
+		for (j = 0; j < rio_json_len(hc); j++) {
+			h = json_object_array_get_idx(hc, j);
+			if (!rows++)
+				fprintf(out,
+					"CPU seconds per GiB moved, of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window; for a round trip or a small I/O, the ratio is the same per operation):\n\n"
+					"| Workload | Host | RDMA | TCP | RDMA/TCP |\n|---|---|---:|---:|---:|\n");
+			rio_units_ratio(ra, rio_json_num(h, "ratio", NAN));
+			fprintf(out, "| %s | %s | %.3g s | %.3g s | %s |\n", l,
+				rio_json_str(h, "host"),
+				rio_json_num(h, "rdma_s", NAN),
+				rio_json_num(h, "tcp_s", NAN), ra);
+		}
+	}
+	if (rows)
+		fprintf(out, "\n");
+	else if (rio_json_get(doc, "cpu"))
+		fprintf(out, "Hosts' CPU: not attributed to jobs (%s).\n\n",
+			rio_json_str(rio_json_get(doc, "cpu"), "match"));
+}
+
+/* fio's CPU per GiB on the client side, for pairs that move data. */
+static void cpu_table(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c;
+	char l[512], ra[RIO_UNITS_LEN];
+	int rows = 0;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		if (isnan(rio_json_num(c, "fio_cpu_per_gib_ratio", NAN)) ||
+		    !strcmp(rio_json_str(c, "kind") ?: "", "latency"))
+			continue;
+		if (!rows++)
+			fprintf(out,
+				"CPU seconds per GiB moved, of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
+				"| Workload | RDMA | TCP | RDMA/TCP |\n|---|---:|---:|---:|\n");
+		rio_report_pair_label(l, sizeof(l), doc, c);
+		rio_units_ratio(ra,
+				rio_json_num(c, "fio_cpu_per_gib_ratio", NAN));
+		fprintf(out, "| %s | %.3g s | %.3g s | %s |\n", l,
+			rio_json_num(rio_json_get(c, "rdma"),
+				     "fio_cpu_per_gib_s", NAN),
+			rio_json_num(rio_json_get(c, "tcp"),
+				     "fio_cpu_per_gib_s", NAN),
+			ra);
+	}
+	if (rows)
+		fprintf(out, "\n");
+}
+
+static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
+			      FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
 	size_t i;
 
 	fprintf(out, "## RDMA vs TCP\n\n");
@@ -84,54 +188,108 @@ static void comparisons_table(json_object *doc, FILE *out)
 		return;
 	}
 	fprintf(out,
-		"| Workload | RDMA MiB/s | TCP MiB/s | RDMA/TCP | RDMA p50/p99/p99.9 us | TCP p50/p99/p99.9 us |\n");
-	fprintf(out, "|---|---:|---:|---:|---:|---:|\n");
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
-		r = rio_json_get(c, "rdma");
-		t = rio_json_get(c, "tcp");
-		pair_label(l, sizeof(l), c, multi_host(doc, "comparisons"));
-		fmt_num(rb, sizeof(rb), rio_json_num(r, "bw_bytes", NAN), MIB,
-			2);
-		fmt_num(tb, sizeof(tb), rio_json_num(t, "bw_bytes", NAN), MIB,
-			2);
-		fmt_num(ra, sizeof(ra), rio_json_num(c, "bw_ratio", NAN), 1, 2);
-		fmt_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
-		fmt_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
-		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", l, rb, tb, ra,
-			rl, tl);
-	}
+		"| Workload | Measures | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | RDMA p50 / p99 / p99.9 | TCP p50 / p99 / p99.9 | p50 RDMA/TCP | p99 RDMA/TCP |\n");
+	fprintf(out,
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(cs); i++)
+		pair_row(doc, json_object_array_get_idx(cs, i), o, out);
 	fprintf(out, "\n");
+	host_cpu_table(doc, out);
+	cpu_table(doc, out);
 }
 
-static void jobs_table(json_object *doc, FILE *out)
+static int is_target(json_object *r)
+{
+	const char *role = rio_json_str(r, "role");
+
+	return role && !strcmp(role, "target");
+}
+
+/* fio's CPU of a job: "12.3 + 45.6 %, 1.23 s/GiB", or per 1,000 I/Os for
+ * small ones, where a GiB is a figure no one moves. */
+static void fmt_cpu(char *buf, size_t n, json_object *cpu)
+{
+	double g = rio_json_num(cpu, "per_gib_s", NAN);
+	double k = rio_json_num(cpu, "per_kio_s", NAN);
+	char t[RIO_UNITS_LEN];
+
+	if (!cpu) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%.1f + %.1f %%", rio_json_num(cpu, "usr_pct", 0),
+		 rio_json_num(cpu, "sys_pct", 0));
+	/* bytes per I/O = GiB * per_kio / (1000 * per_gib) */
+	if (!isnan(g) && !isnan(k) && g > 0 && GIB * k / (1000 * g) < 32768) {
+		rio_units_ns(t, k * 1e9);
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %s per 1k I/Os",
+			 t);
+	} else if (!isnan(g)) {
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %.3g s/GiB", g);
+	}
+}
+
+static void job_rows(json_object *doc, const struct rio_report_opts *o,
+		     int targets, FILE *out)
 {
 	static const char *const dirs[] = { "read", "write" };
 	json_object *rs = rio_json_get(doc, "results"), *r, *d;
-	char l[512], bw[32], iops[32], lat[128];
+	char l[512], bw[RIO_UNITS_LEN], iops[RIO_UNITS_LEN], lat[128], cpu[96];
 	size_t i;
 	int k;
 
-	fprintf(out, "## Jobs\n\n");
-	fprintf(out, "| Job | MiB/s | IOPS | p50/p99/p99.9 us |\n");
-	fprintf(out, "|---|---:|---:|---:|\n");
 	for (i = 0; i < rio_json_len(rs); i++) {
 		r = json_object_array_get_idx(rs, i);
+		if (is_target(r) != targets)
+			continue;
+		fmt_cpu(cpu, sizeof(cpu), rio_json_get(r, "fio_cpu"));
 		for (k = 0; k < 2; k++) {
 			d = rio_json_get(r, dirs[k]);
 			if (!d)
 				continue;
 			label(l, sizeof(l), r, "jobname", dirs[k],
 			      multi_host(doc, "results"));
-			fmt_num(bw, sizeof(bw),
-				rio_json_num(d, "bw_bytes", NAN), MIB, 2);
-			fmt_num(iops, sizeof(iops),
-				rio_json_num(d, "iops", NAN), 1, 0);
+			rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN),
+				       o->gbit);
+			rio_units_count(iops, rio_json_num(d, "iops", NAN));
 			fmt_lat(lat, sizeof(lat), rio_json_get(d, "clat_ns"));
-			fprintf(out, "| %s | %s | %s | %s |\n", l, bw, iops,
-				lat);
+			if (targets)
+				fprintf(out, "| %s | %s | %s | %s |\n", l, bw,
+					iops, cpu);
+			else
+				fprintf(out, "| %s | %s | %s | %s | %s |\n", l,
+					bw, iops, lat, cpu);
 		}
 	}
+}
+
+static int any_target(json_object *doc)
+{
+	json_object *rs = rio_json_get(doc, "results");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rs); i++)
+		if (is_target(json_object_array_get_idx(rs, i)))
+			return 1;
+	return 0;
+}
+
+static void jobs_table(json_object *doc, const struct rio_report_opts *o,
+		       FILE *out)
+{
+	fprintf(out, "## Jobs\n\n");
+	fprintf(out,
+		"| Job | Bandwidth | IOPS | p50 / p99 / p99.9 | fio CPU usr + sys |\n");
+	fprintf(out, "|---|---:|---:|---:|---:|\n");
+	job_rows(doc, o, 0, out);
+	fprintf(out, "\n");
+	if (!any_target(doc))
+		return;
+	fprintf(out,
+		"## Targets\n\nThe passive side of the jobs above: a target counts what it received as reads and what was read from it as writes; its latencies time its own loop, not the clients' requests.\n\n");
+	fprintf(out, "| Target | Bandwidth | IOPS | fio CPU usr + sys |\n");
+	fprintf(out, "|---|---:|---:|---:|\n");
+	job_rows(doc, o, 1, out);
 	fprintf(out, "\n");
 }
 
@@ -164,6 +322,69 @@ static void setup_devices(json_object *env, const char *pre, FILE *out)
 				rio_json_str(p, "rate") ?: "rate unknown",
 				rio_json_str(p, "netdev") ?: "none");
 		}
+	}
+}
+
+static int has_option(json_object *export, const char *opt)
+{
+	json_object *o = rio_json_get(export, "options");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(o); i++)
+		if (!strcmp(json_object_get_string(
+				    json_object_array_get_idx(o, i)),
+			    opt))
+			return 1;
+	return 0;
+}
+
+/* An export some job's mount used: "SERVER:PATH" of a mount ends in PATH. */
+static int exported_to_jobs(json_object *doc, const char *path)
+{
+	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
+				       "nfs_mounts_during_run");
+	const char *src, *colon;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ms); i++) {
+		src = rio_json_str(json_object_array_get_idx(ms, i), "source");
+		colon = src ? strrchr(src, ':') : NULL;
+		if (colon && !strcmp(colon + 1, path))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A host's NFS exports, and for those the jobs used whether writes were
+ * acknowledged before they reached the server's storage (async) or after
+ * (sync, nfs-utils' default): it decides what a write figure measures.
+ */
+static void setup_exports(json_object *doc, json_object *env, const char *pre,
+			  FILE *out)
+{
+	json_object *ex = rio_json_get(rio_json_get(env, "status"), "exports");
+	json_object *e, *o;
+	const char *path;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(ex); i++) {
+		e = json_object_array_get_idx(ex, i);
+		path = rio_json_str(e, "path") ?: "?";
+		o = rio_json_get(e, "options");
+		fprintf(out, "%s- NFS export %s to %s:", pre, path,
+			rio_json_str(e, "clients") ?: "?");
+		for (j = 0; j < rio_json_len(o); j++)
+			fprintf(out, "%s%s", j ? "," : " ",
+				json_object_get_string(
+					json_object_array_get_idx(o, j)));
+		fprintf(out, "\n");
+		if (!exported_to_jobs(doc, path))
+			continue;
+		fprintf(out, "%s  - %s\n", pre,
+			has_option(e, "async")
+				? "async: the server acknowledged each write before it reached its storage, so writes measure the network and the server's memory, and a crash of the server loses them"
+				: "sync (nfs-utils' default): the server acknowledged each write only once its storage had it, so writes include the server's storage (memory, in the lab's tmpfs)");
 	}
 }
 
@@ -282,6 +503,7 @@ static void setup_remote(json_object *doc, FILE *out)
 			rio_json_str(ver, "fio") ?: "fio ?",
 			rio_json_str(ver, "rdma_core") ?: "not installed");
 		setup_devices(rio_json_get(env, "environment"), "  ", out);
+		setup_exports(doc, rio_json_get(env, "environment"), "  ", out);
 	}
 	if (has_warning(doc, "remote-environment"))
 		fprintf(out,
@@ -302,6 +524,7 @@ static void setup(json_object *doc, FILE *out)
 		rio_json_str(ver, "fio") ?: "fio ?",
 		rio_json_str(ver, "rdma_core") ?: "not installed");
 	setup_devices(rio_json_get(doc, "environment"), "", out);
+	setup_exports(doc, rio_json_get(doc, "environment"), "", out);
 	setup_mounts(doc, out);
 	setup_fio_hosts(doc, out);
 	setup_remote(doc, out);
@@ -386,15 +609,17 @@ static int print_flagged(json_object *checks, FILE *out)
 	return any;
 }
 
-void rio_report_table(json_object *doc, FILE *out)
+void rio_report_write(json_object *doc, const struct rio_report_opts *o,
+		      FILE *out)
 {
 	json_object *checks = rio_json_get(doc, "checks");
 	json_object *warns = rio_json_get(doc, "warnings");
 	size_t i;
 
+	verdicts(doc, out);
 	setup(doc, out);
-	comparisons_table(doc, out);
-	jobs_table(doc, out);
+	comparisons_table(doc, o, out);
+	jobs_table(doc, o, out);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))
 		fprintf(out, "- nothing flagged (%zu checks)\n",
@@ -409,177 +634,9 @@ void rio_report_table(json_object *doc, FILE *out)
 	}
 }
 
-/* Link ceiling for this host in MiB/s, NaN when unknown. */
-static double ceiling_mib(json_object *doc)
+void rio_report_table(json_object *doc, FILE *out)
 {
-	json_object *links = rio_json_get(doc, "links");
-	double sum = 0;
-	size_t i;
+	const struct rio_report_opts o = { 0 };
 
-	for (i = 0; i < rio_json_len(links); i++)
-		sum += rio_json_num(json_object_array_get_idx(links, i),
-				    "ceiling_bytes_per_s", 0);
-	return i ? sum / MIB : NAN;
-}
-
-static void clean_label(char *s)
-{
-	for (; *s; s++)
-		if (*s == '"' || *s == '\n' || *s == '\\')
-			*s = '\'';
-}
-
-/* Rows: label, RDMA or job MiB/s, TCP MiB/s ("NaN" when unpaired). */
-static int write_data(json_object *doc, FILE *f, double *max)
-{
-	json_object *cs = rio_json_get(doc, "comparisons"), *rs, *c, *d;
-	static const char *const dirs[] = { "read", "write" };
-	double a, b;
-	char l[512];
-	size_t i;
-	int k, rows = 0;
-
-	*max = 0;
-	for (i = 0; i < rio_json_len(cs); i++, rows++) {
-		c = json_object_array_get_idx(cs, i);
-		pair_label(l, sizeof(l), c, multi_host(doc, "comparisons"));
-		clean_label(l);
-		a = rio_json_num(rio_json_get(c, "rdma"), "bw_bytes", 0) / MIB;
-		b = rio_json_num(rio_json_get(c, "tcp"), "bw_bytes", 0) / MIB;
-		fprintf(f, "\"%s\" %.6f %.6f\n", l, a, b);
-		*max = fmax(*max, fmax(a, b));
-	}
-	if (rows)
-		return rows;
-	rs = rio_json_get(doc, "results");
-	for (i = 0; i < rio_json_len(rs); i++)
-		for (k = 0; k < 2; k++) {
-			d = rio_json_get(json_object_array_get_idx(rs, i),
-					 dirs[k]);
-			if (!d)
-				continue;
-			label(l, sizeof(l), json_object_array_get_idx(rs, i),
-			      "jobname", dirs[k], multi_host(doc, "results"));
-			clean_label(l);
-			a = rio_json_num(d, "bw_bytes", 0) / MIB;
-			fprintf(f, "\"%s\" %.6f NaN\n", l, a);
-			*max = fmax(*max, a);
-			rows++;
-		}
-	return -rows;
-}
-
-static int write_script(FILE *f, const char *data, const char *out, int svg,
-			int paired, double max, double ceil)
-{
-	fprintf(f, "set terminal %s size 1000,560\n",
-		svg ? "svg dynamic" : "pngcairo");
-	fprintf(f, "set output '%s'\n", out);
-	fprintf(f, "set title 'RDMA vs TCP bandwidth'\n");
-	fprintf(f, "set ylabel 'MiB/s'\nset style data histograms\n");
-	fprintf(f, "set style histogram clustered gap 1\n");
-	fprintf(f, "set style fill solid 0.8 border -1\nset boxwidth 0.9\n");
-	fprintf(f,
-		"set xtics rotate by -30 noenhanced\nset key noenhanced top left\n");
-	fprintf(f, "set grid ytics\nset yrange [0.01:*]\n");
-	/* A lab run is ~1000x below a real link: linear bars would vanish. */
-	if (!isnan(ceil) && ceil > 20 * max)
-		fprintf(f, "set logscale y\n");
-	if (!isnan(ceil))
-		fprintf(f, "set yrange [*:%f]\n", ceil * 1.5);
-	fprintf(f, "plot '%s' using 2:xtic(1) title '%s' lc rgb '#1f77b4'",
-		data, paired ? "RDMA" : "bandwidth");
-	if (paired)
-		fprintf(f, ", '' using 3 title 'TCP' lc rgb '#ff7f0e'");
-	if (!isnan(ceil))
-		fprintf(f,
-			", %f with lines lw 2 dt 2 lc rgb '#d62728' title 'link payload ceiling %.0f MiB/s'",
-			ceil, ceil);
-	fprintf(f, "\n");
-	return ferror(f) ? -EIO : 0;
-}
-
-int rio_report_plot(json_object *doc, const char *path)
-{
-	char data[] = "/tmp/rdmaio-plot-XXXXXX.dat";
-	char script[] = "/tmp/rdmaio-plot-XXXXXX.gp";
-	const char *ext = strrchr(path, '.');
-	char *tmp_out = NULL, *argv[] = { "gnuplot", script, NULL };
-	int svg, rows, ret, fd1 = -1, fd2 = -1;
-	FILE *fd = NULL, *fs = NULL;
-	struct stat st;
-	double max;
-
-	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
-		RIO_ERR("plot %s: name must end in .svg or .png (that picks the format)",
-			path);
-		return -EINVAL;
-	}
-	if (strpbrk(path, "'\n")) {
-		RIO_ERR("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
-			path);
-		return -EINVAL;
-	}
-	svg = !strcmp(ext, ".svg");
-	if (asprintf(&tmp_out, "%s.tmp.%d%s", path, (int)getpid(), ext) < 0)
-		return -ENOMEM;
-	fd1 = mkstemps(data, 4);
-	fd2 = mkstemps(script, 3);
-	if (fd1 < 0 || fd2 < 0) {
-		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkstemps", "%s", "/tmp/rdmaio-plot-*");
-		goto out;
-	}
-	fd = fdopen(fd1, "w");
-	fs = fdopen(fd2, "w");
-	if (!fd || !fs) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	fd1 = fd2 = -1;
-	rows = write_data(doc, fd, &max);
-	if (!rows) {
-		RIO_ERR("plot %s: the result has no job that moved data: nothing to draw",
-			path);
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = write_script(fs, data, tmp_out, svg, rows > 0, max,
-			   ceiling_mib(doc));
-	if (fclose(fd) | fclose(fs))
-		ret = ret ? ret : -EIO;
-	fd = fs = NULL;
-	if (ret)
-		goto out;
-	ret = rio_spawn_run(argv, 2, 120);
-	if (ret) {
-		RIO_ERR("plot %s: gnuplot failed (%s); install gnuplot-nox",
-			path,
-			ret < 0 ? strerror(-ret) : "see its message above");
-		ret = -EIO;
-		goto out;
-	}
-	if (stat(tmp_out, &st) || st.st_size == 0) {
-		RIO_ERR("plot %s: gnuplot wrote no image", path);
-		ret = -EIO;
-		goto out;
-	}
-	if (rename(tmp_out, path)) {
-		ret = -errno;
-		RIO_CALL_ERR(-ret, "rename", "%s, %s", tmp_out, path);
-	}
-out:
-	if (fd)
-		fclose(fd);
-	if (fs)
-		fclose(fs);
-	if (fd1 >= 0)
-		close(fd1);
-	if (fd2 >= 0)
-		close(fd2);
-	unlink(data);
-	unlink(script);
-	unlink(tmp_out);
-	free(tmp_out);
-	return ret;
+	rio_report_write(doc, &o, out);
 }

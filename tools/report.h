@@ -2,22 +2,29 @@
 #ifndef RDMAIO_TOOLS_REPORT_H
 #define RDMAIO_TOOLS_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
 
-/*
- * Markdown: the RDMA vs TCP table (workload, RDMA and TCP bandwidth in
- * MiB/s, ratio, p50/p99/p99.9 completion latency in microseconds), every
- * job's own figures, then flagged checks and warnings.
- */
-void rio_report_table(json_object *doc, FILE *out);
+struct rio_report_opts {
+	int gbit; /* rates in Gb/s, as perftest's --report_gbits */
+};
 
 /*
- * Bar chart of RDMA vs TCP bandwidth per workload (or of every job when
- * nothing pairs up) with the link ceiling drawn as a line, rendered by
- * gnuplot into path (.svg or .png). Returns 0 or a negative code.
+ * Markdown: the verdict of each RDMA/TCP pair, the setup, the RDMA vs TCP
+ * table (bandwidth, IOPS and latency of both, with their ratios; fio's CPU
+ * per GiB), the client jobs, the targets apart, flagged checks and
+ * warnings. Figures in human units.
  */
-int rio_report_plot(json_object *doc, const char *path);
+void rio_report_write(json_object *doc, const struct rio_report_opts *o,
+		      FILE *out);
+
+/* rio_report_write with the default options. */
+void rio_report_table(json_object *doc, FILE *out);
+
+/* "workload (read)", host-prefixed when the pairs come from several. */
+void rio_report_pair_label(char *buf, size_t n, json_object *doc,
+			   json_object *c);
 
 #endif

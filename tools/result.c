@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpucost.h"
 #include "derive.h"
 #include "envstatus.h"
 #include "file.h"
@@ -180,6 +181,60 @@ static void warn_unrecorded(const struct rio_result_in *in,
 	}
 }
 
+static int warned(json_object *warnings, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < rio_json_len(warnings); i++)
+		if (!strcmp(rio_json_str(json_object_array_get_idx(warnings, i),
+					 "code")
+				    ?: "",
+			    code))
+			return 1;
+	return 0;
+}
+
+const char *rio_result_caveat(json_object *warnings)
+{
+	int sw = warned(warnings, "software-rdma");
+	int emu = warned(warnings, "emulated-cpu");
+
+	if (sw && emu)
+		return "software RDMA on an emulated CPU: ratios only";
+	if (emu)
+		return "emulated CPU: ratios only";
+	if (sw)
+		return "software RDMA: it measures the CPU, not a NIC";
+	return NULL;
+}
+
+/* A host whose CPU could not be followed says so, with the fix. */
+static void cpu_warnings(json_object *cpu, json_object *warnings)
+{
+	json_object *hosts = rio_json_get(cpu, "hosts"), *h;
+	const char *cmd;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hosts); i++) {
+		h = json_object_array_get_idx(hosts, i);
+		cmd = rio_json_str(h, "command");
+		if (rio_json_num(h, "readings", 0) >= 2)
+			continue;
+		rio_warn_add(
+			warnings, "cpu-not-watched",
+			"host %s: %s gave %d CPU readings (%d lines that were not rdmaio-cpu/1 readings): its CPU is not in the result; %s",
+			rio_json_str(h, "host"), cmd ? cmd : "/proc/stat",
+			(int)rio_json_num(h, "readings", 0),
+			(int)rio_json_num(h, "bad_lines", 0),
+			cmd ? "run the command by hand: it must print `rdmaio cpu-watch` lines until stopped"
+			    : "the run was too short to read it twice");
+	}
+	if (cpu && !json_object_get_boolean(rio_json_get(cpu, "matched")))
+		rio_warn_add(warnings, "cpu-not-attributed",
+			     "the hosts' CPU is not attributed to jobs: %s",
+			     rio_json_str(cpu, "match"));
+}
+
 /* results, comparisons and checks, every host by its name. */
 static void add_measurements(json_object *doc, const struct rio_result_in *in,
 			     const struct rio_hostmap *map, json_object *links,
@@ -191,11 +246,30 @@ static void add_measurements(json_object *doc, const struct rio_result_in *in,
 	output = rio_fio_attributable(in->fio_output,
 				      rio_json_len(in->job_files));
 	json_object_object_add(doc, "results",
-			       rio_summary_results(output, map));
+			       rio_summary_results(output, map, in->job_files));
 	json_object_object_add(doc, "comparisons",
 			       rio_derive_comparisons(output, map));
+	if (in->cpu) {
+		const struct rio_cpucost_in c = {
+			.results = rio_json_get(doc, "results"),
+			.comparisons = rio_json_get(doc, "comparisons"),
+			.output = output,
+			.map = map,
+			.cpu = in->cpu,
+			.tasks = in->tasks,
+			.ntasks = in->ntasks,
+			.hosts = in->hosts,
+			.nhosts = in->nhosts,
+		};
+
+		json_object_object_add(doc, "cpu", rio_cpucost_attribute(&c));
+		cpu_warnings(rio_json_get(doc, "cpu"), warnings);
+	}
+	rio_derive_verdicts(rio_json_get(doc, "comparisons"),
+			    rio_result_caveat(warnings));
 	json_object_object_add(doc, "links", json_object_get(links));
-	checks = rio_check_run(output, map, links, warnings, flagged);
+	checks = rio_check_run(output, in->fio_runs, map, links, warnings,
+			       flagged);
 	rio_check_nfs_transport(output, map, in->mounts_during_run, checks,
 				flagged);
 	facts = host_facts(in->remote_hosts, rio_json_get(doc, "host"),

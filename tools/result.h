@@ -7,7 +7,9 @@
 #include "check.h"
 #include "fio.h"
 
+struct rio_cpuwatch;
 struct rio_hostmap;
+struct rio_task;
 
 /* What a result is built from; the result takes its own references. */
 struct rio_result_in {
@@ -26,6 +28,9 @@ struct rio_result_in {
 	json_object *remote_hosts; /* rio_remote_gather's, NULL without one */
 	struct rio_link_opt link;
 	const char *root; /* prefix of /proc and /sys: "" outside tests */
+	struct rio_cpuwatch *cpu; /* the hosts' CPU during the run, or NULL */
+	const struct rio_task *tasks; /* fio's job tasks seen on this host */
+	int ntasks;
 };
 
 /*
@@ -51,6 +56,13 @@ struct rio_hostmap *rio_result_hostmap(json_object *doc);
 /* rio_check_loopback on a result, with the hosts' facts it recorded. */
 void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
 			       json_object *checks, int *flagged);
+
+/*
+ * How far the result's ratios may be taken, from its warnings about the
+ * hosts: "software RDMA on an emulated CPU: ratios only", ...; NULL when
+ * nothing limits them.
+ */
+const char *rio_result_caveat(json_object *warnings);
 
 /* Loads a result and checks it against the schema; prints why not. */
 int rio_result_load(const char *path, json_object **doc);

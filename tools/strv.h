@@ -10,4 +10,8 @@ int rio_strv_push(char ***v, int *n, char *s);
 /* The n strings of v as a JSON array (n < 0: up to a NULL entry). */
 json_object *rio_strv_json(char *const *v, int n);
 
+/* A NULL-terminated argv as one line, words joined by blanks (to show, not
+ * to run). Malloc'd; NULL when out of memory. */
+char *rio_strv_join(char *const *argv);
+
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "fio.h"
 #include "hostmap.h"
+#include "jobfile.h"
 #include "jutil.h"
 #include "summary.h"
 
@@ -139,8 +141,79 @@ static json_object *direction(json_object *entry, const char *dir)
 	return o;
 }
 
+#define GIB (1024.0 * 1024 * 1024)
+
+double rio_summary_fio_cpu_s(json_object *entry)
+{
+	double pct = rio_json_num(entry, "usr_cpu", 0) +
+		     rio_json_num(entry, "sys_cpu", 0);
+
+	/* fio's usr_cpu/sys_cpu are the job threads' rusage over the job's
+	 * total_run_time, which fio prints as job_runtime (ms). */
+	return pct / 100 * rio_json_num(entry, "job_runtime", 0) / 1000;
+}
+
+static json_object *fio_cpu(json_object *entry)
+{
+	double bytes = 0, ios = 0, cpu = rio_summary_fio_cpu_s(entry);
+	static const char *const dirs[] = { "read", "write" };
+	json_object *o;
+	int d;
+
+	if (!rio_json_get(entry, "usr_cpu"))
+		return NULL;
+	for (d = 0; d < 2; d++) {
+		bytes += rio_json_num(rio_json_get(entry, dirs[d]), "io_bytes",
+				      0);
+		ios += rio_json_num(rio_json_get(entry, dirs[d]), "total_ios",
+				    0);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "usr_pct", copy_of(entry, "usr_cpu"));
+	json_object_object_add(o, "sys_pct", copy_of(entry, "sys_cpu"));
+	json_object_object_add(o, "cpu_s", json_object_new_double(cpu));
+	json_object_object_add(
+		o, "per_gib_s",
+		rio_json_num_or_null(bytes > 0 ? cpu * GIB / bytes : NAN));
+	json_object_object_add(o, "per_kio_s",
+			       rio_json_num_or_null(ios > 0 ? cpu * 1000 / ios
+							    : NAN));
+	return o;
+}
+
+/* Section names that set `listen`, over every recorded job file. */
+static int role_of(json_object *job_files, const char *name)
+{
+	struct rio_jobfile_section *s;
+	int i, f, n, found = 0, target = 0;
+
+	for (f = 0; f < (int)rio_json_len(job_files); f++) {
+		n = rio_jobfile_sections_text(
+			rio_json_str(json_object_array_get_idx(job_files, f),
+				     "text")
+				?: "",
+			&s);
+		for (i = 0; i < n; i++)
+			if (!strcmp(s[i].name, name)) {
+				found = 1;
+				target |= s[i].listen;
+			}
+		if (n > 0)
+			rio_jobfile_sections_free(s, n);
+	}
+	return target ? 1 : found ? 0 : -ENOENT;
+}
+
+static json_object *role_json(json_object *job_files, const char *name)
+{
+	int r = role_of(job_files, name);
+
+	return r < 0 ? NULL : json_object_new_string(r ? "target" : "client");
+}
+
 json_object *rio_summary_results(json_object *output,
-				 const struct rio_hostmap *hosts)
+				 const struct rio_hostmap *hosts,
+				 json_object *job_files)
 {
 	json_object *arr = json_object_new_array(), *e, *r;
 	int i, n = rio_fio_entry_count(output);
@@ -157,6 +230,7 @@ json_object *rio_summary_results(json_object *output,
 		json_object_object_add(r, "host", json_object_new_string(host));
 		json_object_object_add(r, "jobname",
 				       json_object_new_string(name));
+		json_object_object_add(r, "role", role_json(job_files, name));
 		json_object_object_add(r, "groupid",
 				       json_object_new_int((int)rio_json_num(
 					       e, "groupid", 0)));
@@ -170,6 +244,7 @@ json_object *rio_summary_results(json_object *output,
 				       tr ? json_object_new_string(tr) : NULL);
 		json_object_object_add(r, "read", direction(e, "read"));
 		json_object_object_add(r, "write", direction(e, "write"));
+		json_object_object_add(r, "fio_cpu", fio_cpu(e));
 		json_object_array_add(arr, r);
 	}
 	return arr;

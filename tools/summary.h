@@ -17,10 +17,17 @@ const char *rio_summary_transport(const char *jobname, size_t *workload_len);
 
 /*
  * The result's "results" array: one entry per fio job entry, numbers taken
- * from fio's JSON as they are (the same JSON values, not recomputed).
+ * from fio's JSON as they are (the same JSON values, not recomputed), each
+ * with its role: "target" when a section of that name in job_files (the
+ * result's) sets `listen`, "client" when one does not, null when no job
+ * file has it.
  */
 json_object *rio_summary_results(json_object *output,
-				 const struct rio_hostmap *hosts);
+				 const struct rio_hostmap *hosts,
+				 json_object *job_files);
+
+/* CPU seconds fio's job threads used (usr_cpu + sys_cpu over job_runtime). */
+double rio_summary_fio_cpu_s(json_object *entry);
 
 /*
  * Completion latency percentile p (e.g. 99.9) over several fio entries'

@@ -125,7 +125,7 @@ hosts = {h["role"]: h for h in d["fio"]["hosts"]}
 assert hosts["server"]["host"] == "lab-server" and not hosts["server"]["local"], hosts
 assert hosts["client"]["host"] == "lab-client" and hosts["client"]["local"], hosts
 pairs = {c["workload"] for c in d["comparisons"]}
-want = {"rtt", "seq-write", "seq-read", "rand-read", "rand-write"}
+want = {"rtt", "seq-write", "seq-read", "rand-read", "rand-write", "randrw"}
 assert want <= pairs, pairs
 on = {r["jobname"]: r["host"] for r in d["results"]}
 assert on["bw-target-send"] == on["rtt-tcp-server"] == "lab-server", on
@@ -138,6 +138,31 @@ assert len(lb) >= 10 and all(c["status"] == "pass" for c in lb), lb
 print("# %d jobs, pairs %s; seq-read RDMA/TCP %.2f" % (len(d["results"]), sorted(pairs),
       [c for c in d["comparisons"] if c["workload"] == "seq-read"][0]["bw_ratio"]))
 PY
+check "it carries both hosts' CPU over each client job and a verdict per pair" \
+	python3 - "$DEMO_RESULT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpu = d["cpu"]
+print("# cpu: " + cpu["match"])
+assert cpu["matched"], cpu["match"]
+names = sorted(h["host"] for h in cpu["hosts"])
+assert names == ["lab-client", "lab-server"] and all(h["readings"] > 20 for h in cpu["hosts"]), cpu
+for r in d["results"]:
+    if r["host"] == "lab-client":
+        assert r["host_cpu"] and sorted(h["host"] for h in r["host_cpu"]) == names, r
+        assert all(h["busy_s"] > 0 for h in r["host_cpu"]), r["host_cpu"]
+for c in d["comparisons"]:
+    assert sorted(h["host"] for h in c["host_cpu_per_gib"]) == names, c
+    v = c["verdict"]
+    assert (v.startswith(c["workload"] + ": RDMA vs TCP ") or
+            v.startswith("%s (%s): RDMA vs TCP " % (c["workload"], c["direction"]))), v
+    assert "on lab-server" in v, v
+    assert v.endswith("(software RDMA on an emulated CPU: ratios only)"), v
+    print("# " + v)
+PY
+check "the report opens with the verdicts, and the chart draws" \
+	bash -c "build/rdmaio report '$DEMO_RESULT' --plot '$tmp/demo.png' | head -n 8 | grep -q '^- seq-write: RDMA vs TCP ' &&
+		test -s '$tmp/demo.png'"
 check "the report says where each part ran" \
 	bash -c "build/rdmaio report '$DEMO_RESULT' | grep -q '^- fio client/server mode: server jobs on lab-server (sock:'"
 check "after the demo, both hosts are as they were" untouched

@@ -80,7 +80,7 @@ check "--fio-json keeps fio's JSON untouched" \
 python3 "$helper" set-read-bw fio.json 17.6 fake.json
 python3 "$helper" set-read-bw fio.json 9.5 honest.json
 check_fails "check flags 17.6 GiB/s read on a 100 Gb/s link" 3 \
-	'flagged payload-ceiling: read 17.60 GiB/s \(151.2 Gb/s\) exceeds the 11.41 GiB/s' \
+	'flagged payload-ceiling: read 17.60 GiB/s \(151.2 Gb/s\) of job seq-read-rdma exceeds the 11.41 GiB/s' \
 	"$rdmaio" check fake.json --link-gbps 100
 check_fails "... with its likely causes" 3 'likely cause: .*cache' \
 	"$rdmaio" check fake.json --link-gbps 100
@@ -97,12 +97,13 @@ check "... and the honest one has none" \
 
 "$rdmaio" report r1.json --plot chart.svg >report.md 2>report.err
 check "report's table figures match the JSON" python3 "$helper" table report.md r1.json
-check "report starts with the setup the numbers were measured on" \
-	bash -c "head -1 report.md | grep -qx '## Setup' && grep -q '^- rdmaio .*fio-3' report.md"
+check "report opens with the verdicts, then the setup the numbers were measured on" \
+	bash -c "head -1 report.md | grep -qx '## What RDMA buys here' &&
+		grep -m1 '^## ' <(sed 1d report.md) | grep -qx '## Setup' && grep -q '^- rdmaio .*fio-3' report.md"
 check "report renders a non-empty SVG" bash -c "test -s chart.svg && grep -q '<svg' chart.svg"
 check "the chart draws a stated link's ceiling" \
 	bash -c "'$rdmaio' report honest-result.json --plot ceiling.svg >/dev/null &&
-		grep -q 'link payload ceiling 11687 MiB/s' ceiling.svg"
+		grep -q 'link payload ceiling 11.4 GiB/s' ceiling.svg"
 check "report renders a PNG" bash -c "'$rdmaio' report r1.json --plot chart.png >/dev/null &&
 	head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
 check "compare of two runs of the same jobs finds no environment difference" \
@@ -236,6 +237,68 @@ check_fails "a section name that is a target in one file and a client in another
 	"section \\[x\\] is a client here and a target in another" \
 	"$rdmaio" run --server-host local --client-host local -o bad.json clash1.fio clash2.fio
 
+# ---- begin: payload-ceiling with wait_for, nfs-transport on a local folder
+# (tools/check.c, tools/nfscheck.c) ----
+# pair.fio's jobs are named -rdma/-tcp but use a local file: each was
+# measured on the local file system, and its nfs-transport check says so.
+check "a -rdma/-tcp job on a local file gets a flagged nfs-transport check" \
+	python3 - r1.json "$tmp/data" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+nt = [c for c in d["checks"] if c["name"] == "nfs-transport"]
+names = [r["jobname"] for r in d["results"]]
+assert len(nt) == len(names) == 6, (nt, names)
+for c, n in zip(nt, names):
+    tr = n.rsplit("-", 1)[1]
+    want = ("job %s uses %s, which is on no NFS mount during the run: "
+            "it measured the local file system, not NFS over %s" % (n, sys.argv[2], tr))
+    assert c["status"] == "flagged" and c["message"] == want, (c, want)
+    assert any("mount failed" in x for x in c["likely_causes"]), c
+PY
+# psync writes held to 40 MiB/s by rate= against a stated 0.5 Gb/s link
+# (58.4 MiB/s of payload): chained by wait_for they ran one after another
+# and pass; two in one group without it ran at once, 80 MiB/s, and are
+# flagged. Their names carry no transport: no nfs-transport check.
+cat >serial.fio <<JOB
+[global]
+ioengine=psync
+size=4m
+bs=64k
+rate=40m
+rw=write
+[serial-a]
+filename=$tmp/serial-a
+[serial-b]
+filename=$tmp/serial-b
+wait_for=serial-a
+[serial-c]
+filename=$tmp/serial-c
+wait_for=serial-b
+JOB
+cat >together.fio <<JOB
+[global]
+ioengine=psync
+size=4m
+bs=64k
+rate=40m
+rw=write
+[both-a]
+filename=$tmp/both-a
+[both-b]
+filename=$tmp/both-b
+JOB
+check "three psync jobs chained by wait_for pass a 0.5 Gb/s link" \
+	bash -c "'$rdmaio' run --link-gbps 0.5 -o serial.json serial.fio >/dev/null &&
+		python3 '$helper' flagged serial.json 0 &&
+		'$rdmaio' check serial.json --link-gbps 0.5 |
+		grep -Eq '^pass payload-ceiling: write .* of job serial-[abc] is within .*; jobs serial-[abc], serial-[abc] were left out: wait_for ran them'"
+check_fails "two psync jobs of one group without wait_for are summed and flagged" 3 \
+	'^flagged payload-ceiling: write .* of jobs both-a \+ both-b that may run at once exceeds the 0.06 GiB/s' \
+	bash -c "'$rdmaio' run --link-gbps 0.5 -o together.json together.fio >/dev/null &&
+		'$rdmaio' check together.json --link-gbps 0.5"
+rm -f "$tmp"/serial-? "$tmp"/both-?
+# ---- end: payload-ceiling with wait_for, nfs-transport on a local folder ----
+
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
 nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }
 check_fails "missing job file" 1 'job file nosuch.fio: cannot read it: No such file' \
@@ -267,6 +330,71 @@ check_fails "a job file named like an option" 1 "pass it as ./-x.fio" \
 	bash -c "cp pair.fio ./-x.fio && '$rdmaio' run -o bad.json -- -x.fio"
 check_fails "unknown command" 2 "unknown command 'frobnicate'" "$rdmaio" frobnicate
 check_fails "bad link option" 2 'not a number' "$rdmaio" check fio.json --link-gbps fast
+# ---- begin: each subcommand takes only its own options (rdmaio.c's tables) ----
+# A refused option exits 2 before anything runs: one line naming the option,
+# the subcommand, what it takes and who does take it; then its usage only.
+printf '[w]\nioengine=psync\nfilename=%s/refused-data\nsize=1m\nrw=write\n' "$tmp" >refused.fio
+check_fails "run refuses compare's --noise, naming both" 2 \
+	'^rdmaio: run: --noise is not an option of run \(it takes -o FILE, .*--remote-env CMD, --remote-cpu CMD and LINK options; --noise belongs to compare\)$' \
+	"$rdmaio" run -o bad-refused.json --noise 3 refused.fio
+check "... and writes no result and starts no fio" \
+	bash -c "test ! -e bad-refused.json && test ! -e '$tmp/refused-data'"
+check_fails "check refuses report's --plot" 2 \
+	'^rdmaio: check: --plot is not an option of check \(it takes LINK options; --plot belongs to report\)$' \
+	"$rdmaio" check fio.json --plot bad-check.svg
+check_fails "report refuses a LINK option" 2 \
+	'^rdmaio: report: --link-gbps is not an option of report \(it takes --plot FILE, --csv and --units binary\|gbit; LINK options belong to run and check\)$' \
+	"$rdmaio" report r1.json --plot bad-report.svg --link-gbps 100
+check_fails "... also written --link-gbps=G" 2 'report: --link-gbps is not an option of report' \
+	"$rdmaio" report r1.json --link-gbps=100
+check_fails "report refuses -o, which run and env take" 2 \
+	'report: -o is not an option of report \(it takes --plot FILE, --csv and --units binary\|gbit; -o belongs to run and env\)$' \
+	"$rdmaio" report r1.json -o bad-report.md
+check_fails "compare refuses run's --client" 2 \
+	'^rdmaio: compare: --client is not an option of compare \(it takes --noise PCT; --client belongs to run\)$' \
+	"$rdmaio" compare first.json r1.json --client localhost
+check_fails "env refuses compare's --noise" 2 \
+	'^rdmaio: env: --noise is not an option of env \(it takes -o FILE and --fio PATH; --noise belongs to compare\)$' \
+	"$rdmaio" env -o bad-env.json --noise 3
+refused_usage() { # SUBCOMMAND ARGS...: exit 2, one message line, its usage only
+	local sub=$1 out rc
+	out=$("$rdmaio" "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+	printf '%s\n' "$out"
+	[ $rc = 2 ] && [ "$(printf '%s\n' "$out" | grep -c '^rdmaio: ')" = 1 ] &&
+		printf '%s\n' "$out" | grep -q "^usage: rdmaio $sub " &&
+		! printf '%s\n' "$out" | grep -E '^(usage: | {7})rdmaio ' | grep -vq "rdmaio $sub "
+}
+check "a refused option prints one line and report's usage only" \
+	refused_usage report r1.json --link-gbps 100
+check "... and run's only" refused_usage run -o bad-refused.json --plot bad.svg refused.fio
+check "... and env's only" refused_usage env --link-gbps 100
+check_fails "an option no subcommand has" 2 \
+	'^rdmaio: report: unknown option --frobnicate \(report takes --plot FILE, --csv and --units binary\|gbit\)$' \
+	"$rdmaio" report r1.json --frobnicate
+check_fails "an unknown short option" 2 '^rdmaio: env: unknown option -x \(env takes' \
+	"$rdmaio" env -x
+check_fails "an option without its argument" 2 \
+	'^rdmaio: report: --plot needs an argument \(--plot FILE\)$' "$rdmaio" report r1.json --plot
+check_fails "an abbreviation of two options" 2 \
+	'^rdmaio: run: --fi is ambiguous \(--fio or --fio-json\): spell the option out$' \
+	"$rdmaio" run --fi fio -o bad-refused.json refused.fio
+check "... none of which ran fio" test ! -e "$tmp/refused-data"
+for sub in run check report compare env; do
+	check "rdmaio $sub --help prints $sub's usage only, on stdout" \
+		bash -c "'$rdmaio' $sub --help >help.out 2>help.err && test ! -s help.err &&
+			grep -q '^usage: rdmaio $sub ' help.out &&
+			! grep -E '^(usage: | {7})rdmaio ' help.out | grep -vq 'rdmaio $sub '"
+done
+check "... and -h as well" bash -c "'$rdmaio' compare -h | grep -q '^usage: rdmaio compare '"
+check "each subcommand's own options still work: compare --noise" \
+	bash -c "'$rdmaio' compare first.json r1.json --noise 50 | grep -q '^- none: same versions'"
+check "... check with every LINK option" \
+	"$rdmaio" check honest.json --link-gbps 100 --link-layer infiniband --mtu 4096
+check "... env --fio and -o" \
+	bash -c "'$rdmaio' env --fio fio -o env3.json && python3 '$helper' validate-env '$schema' env3.json"
+check "... compare --noise, abbreviated as getopt_long allows" \
+	bash -c "'$rdmaio' compare first.json r1.json --nois 50 | grep -q '^- none: same versions'"
+# ---- end: each subcommand takes only its own options ----
 check "no failed run left a result or a temporary file" nothing_written
 check "no temporary file left next to the results" \
 	bash -c "! ls '$tmp' | grep -q '\.tmp\.'"

@@ -165,7 +165,7 @@ def comparisons(path, n):
             fail("p99 differs from the job's")
 
 
-MEASURED_KEYS = {"time", "timestamp", "timestamp_ms", "created", "bins"}
+MEASURED_KEYS = {"time", "timestamp", "timestamp_ms", "created", "bins", "verdict"}
 
 
 def mask(v, key=None):
@@ -178,9 +178,11 @@ def mask(v, key=None):
         return {k: mask(x, k) for k, x in v.items()}
     if isinstance(v, list):
         return [mask(x, key) for x in v]
-    if isinstance(v, bool) or v is None:
+    if isinstance(v, bool):
         return v
-    if isinstance(v, (int, float)):
+    # A measured figure may be null in one run (no TCP CPU time counted
+    # in a short window) and a number in the next.
+    if isinstance(v, (int, float)) or v is None:
         return 0
     if key == "message":
         return re.sub(r"[0-9]+(\.[0-9]+)?", "#", v)
@@ -241,32 +243,77 @@ def flagged(path, n):
             fail("flagged without likely causes")
 
 
+def sig3(v, unit):
+    prec = 0 if v >= 99.95 else 1 if v >= 9.995 else 2 if v >= 0.9995 else 3
+    return "%.*f %s" % (prec, v, unit)
+
+
+def scaled(v, step, units):
+    if v is None:
+        return "-"
+    i = 0
+    while i < len(units) - 1 and abs(v) >= step - step * 5e-5:
+        v /= step
+        i += 1
+    return sig3(v, units[i])
+
+
+def rate(v):
+    return scaled(v, 1024, ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"])
+
+
+def ns(v):
+    return scaled(v, 1000, ["ns", "\u00b5s", "ms", "s"])
+
+
+def count(v):
+    return "%.0f" % v if abs(v) < 1000 else scaled(v, 1000, ["", "k", "M", "G"]).replace(" ", "")
+
+
+def ratio(v):
+    return "-" if v is None else ("%.2fx" if v < 9.995 else "%.1fx") % v
+
+
 def lat(clat):
-    return " / ".join("-" if clat[k] is None else "%.1f" % (clat[k] / 1000)
-                      for k in ("p50", "p99", "p99_9"))
+    return " / ".join(ns(clat[k]) for k in ("p50", "p99", "p99_9"))
+
+
+def section(md, title):
+    """The table rows of one "## title" section of the report."""
+    rows, inside = [], False
+    for line in open(md, encoding="utf-8"):
+        if line.startswith("## "):
+            inside = line.strip() == "## " + title
+        elif inside and line.startswith("| "):
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
 
 
 def table(md, path):
+    """The report's figures, recomputed here from the result in its units."""
     doc = load(path)
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in open(md, encoding="utf-8") if line.startswith("| ")]
+    pairs = section(md, "RDMA vs TCP")
     want = []
     for c in doc["comparisons"]:
         d = c["direction"] if c["direction"] == c["tcp_direction"] else \
             c["direction"] + "/" + c["tcp_direction"]
-        want.append(["%s (%s)" % (c["workload"], d),
-                     "%.2f" % (c["rdma"]["bw_bytes"] / MIB), "%.2f" % (c["tcp"]["bw_bytes"] / MIB),
-                     "%.2f" % c["bw_ratio"], lat(c["rdma"]["clat_ns"]), lat(c["tcp"]["clat_ns"])])
+        r, t = c["rdma"], c["tcp"]
+        want.append(["%s (%s)" % (c["workload"], d), c["kind"], rate(r["bw_bytes"]),
+                     rate(t["bw_bytes"]), ratio(c["bw_ratio"]), count(r["iops"]),
+                     count(t["iops"]), ratio(c["iops_ratio"]), lat(r["clat_ns"]),
+                     lat(t["clat_ns"]), ratio(c["p50_ratio"]), ratio(c["p99_ratio"])])
+    for w in want:
+        if w not in pairs:
+            fail("row %r not in the report:\n%s" % (w, open(md, encoding="utf-8").read()))
+    jobs = section(md, "Jobs")
+    want = []
     for r in doc["results"]:
         for d in ("read", "write"):
-            if r[d]:
-                want.append(["%s (%s)" % (r["jobname"], d), "%.2f" % (r[d]["bw_bytes"] / MIB),
-                             "%.0f" % r[d]["iops"], lat(r[d]["clat_ns"])])
-    for w in want:
-        if w not in rows:
-            fail("row %r not in the report:\n%s" % (w, open(md, encoding="utf-8").read()))
-    if len(want) != len(rows) - 2:  # two header rows
-        fail("%d data rows, want %d" % (len(rows) - 2, len(want)))
+            if r[d] and r["role"] != "target":
+                want.append(["%s (%s)" % (r["jobname"], d), rate(r[d]["bw_bytes"]),
+                             count(r[d]["iops"]), lat(r[d]["clat_ns"])])
+    if [j[:4] for j in jobs[1:]] != want:
+        fail("jobs %r, want %r" % (jobs[1:], want))
 
 
 def fio_output(src, dst):

@@ -332,10 +332,8 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 
 	(void)state;
 	rio_check_nfs_transport(out, map, mounts, checks, &flagged);
-	rio_hostmap_delete(&map);
-	/* /tmp is on no NFS mount: no check for local-rdma. */
-	assert_int_equal(rio_json_len(checks), 3);
-	assert_int_equal(flagged, 1);
+	assert_int_equal(rio_json_len(checks), 4);
+	assert_int_equal(flagged, 2);
 	c = json_object_array_get_idx(checks, 0);
 	assert_string_equal(rio_json_str(c, "status"), "pass");
 	c = json_object_array_get_idx(checks, 1);
@@ -346,8 +344,257 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	assert_non_null(strstr(rio_json_str(c, "message"), "/mnt/rx"));
 	assert_true(rio_json_len(rio_json_get(c, "likely_causes")) > 0);
 	json_object_put(checks);
+	/* Without a record of the mounts (a bare fio JSON), no checks. */
+	checks = json_object_new_array();
+	flagged = 0;
+	rio_check_nfs_transport(out, map, NULL, checks, &flagged);
+	assert_int_equal(rio_json_len(checks), 0);
+	assert_int_equal(flagged, 0);
+	rio_hostmap_delete(&map);
+	json_object_put(checks);
 	json_object_put(mounts);
 	json_object_put(out);
+}
+
+static void
+nfs_transport__local_folder_is_flagged_verbs_jobs_are_not(void **state)
+{
+	/* A failed mount leaves /mnt/r a plain folder: the -rdma job measured
+	 * the local disk. Verbs and net engine jobs have no path, a block
+	 * device (NVMe over fabrics) is no file system. */
+	json_object *out = parse(
+		"{\"fio version\":\"fio-3.33\",\"jobs\":["
+		"{\"jobname\":\"seq-read-rdma\",\"groupid\":0,"
+		"\"job options\":{\"directory\":\"/mnt/r\"}},"
+		"{\"jobname\":\"write-rdma\",\"groupid\":1,\"job options\":"
+		"{\"ioengine\":\"external:/x/librdmaio.so\",\"hostname\":\"198.18.0.1\"}},"
+		"{\"jobname\":\"rtt-tcp\",\"groupid\":1,\"job options\":"
+		"{\"ioengine\":\"net\",\"hostname\":\"198.18.0.1\",\"port\":\"7479\"}},"
+		"{\"jobname\":\"blk-rdma\",\"groupid\":2,"
+		"\"job options\":{\"filename\":\"/dev/nvme1n1\"}}]}");
+	json_object *mounts = json_object_new_array();
+	json_object *checks = json_object_new_array(), *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	int flagged = 0;
+
+	(void)state;
+	rio_check_nfs_transport(out, map, mounts, checks, &flagged);
+	rio_hostmap_delete(&map);
+	assert_int_equal(rio_json_len(checks), 1);
+	assert_int_equal(flagged, 1);
+	c = json_object_array_get_idx(checks, 0);
+	assert_string_equal(rio_json_str(c, "name"), "nfs-transport");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_string_equal(
+		rio_json_str(c, "message"),
+		"job seq-read-rdma uses /mnt/r, which is on no NFS mount during the run: it measured the local file system, not NFS over rdma");
+	assert_non_null(strstr(json_object_get_string(json_object_array_get_idx(
+				       rio_json_get(c, "likely_causes"), 0)),
+			       "mount failed or was unmounted"));
+	json_object_put(checks);
+	json_object_put(mounts);
+	json_object_put(out);
+}
+
+/* A fio entry writing wr GiB/s; wait_for NULL: none. */
+static void add_job(json_object *arr, const char *name, int gid, double wr,
+		    const char *wait_for, const char *server)
+{
+	json_object *e = json_object_new_object(), *o, *w;
+
+	json_object_object_add(e, "jobname", json_object_new_string(name));
+	json_object_object_add(e, "groupid", json_object_new_int(gid));
+	if (server) {
+		json_object_object_add(e, "hostname",
+				       json_object_new_string(server));
+		json_object_object_add(e, "port", json_object_new_int(8765));
+	}
+	o = json_object_new_object();
+	if (wait_for)
+		json_object_object_add(o, "wait_for",
+				       json_object_new_string(wait_for));
+	json_object_object_add(e, "job options", o);
+	w = json_object_new_object();
+	json_object_object_add(w, "bw_bytes",
+			       json_object_new_int64((int64_t)(wr * GIB)));
+	json_object_object_add(e, "write", w);
+	json_object_array_add(arr, e);
+}
+
+static json_object *fio_output(json_object *entries, int client)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "fio version",
+			       json_object_new_string("fio-3.33"));
+	json_object_object_add(o, client ? "client_stats" : "jobs", entries);
+	return o;
+}
+
+/* The payload-ceiling checks of out on a 64 Gb/s RoCEv2 link (7.30 GiB/s). */
+static json_object *checks_64g(json_object *out, json_object *runs,
+			       struct rio_hostmap *map, int *flagged)
+{
+	struct rio_link_opt opt = { .rate_gbps = 64 };
+	json_object *links = rio_check_links(&opt, NULL), *checks;
+	json_object *warnings = json_object_new_array();
+
+	checks = rio_check_run(out, runs, map, links, warnings, flagged);
+	assert_int_equal(rio_json_len(warnings), 0);
+	json_object_put(warnings);
+	json_object_put(links);
+	return checks;
+}
+
+static void ceiling__serial_wait_for_chain_is_not_summed(void **state)
+{
+	json_object *jobs = json_object_new_array(), *out, *checks, *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	int flagged = -1;
+
+	(void)state;
+	add_job(jobs, "w1", 0, 7, NULL, NULL);
+	add_job(jobs, "w2", 0, 7, "w1", NULL);
+	add_job(jobs, "w3", 0, 7, "w2", NULL);
+	out = fio_output(jobs, 0);
+	checks = checks_64g(out, NULL, map, &flagged);
+	assert_int_equal(flagged, 0);
+	assert_int_equal(rio_json_len(checks), 1);
+	c = json_object_array_get_idx(checks, 0);
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	assert_true(fabs(rio_json_num(c, "measured_bytes_per_s", 0) - 7 * GIB) <
+		    1);
+	assert_string_equal(
+		rio_json_str(c, "message"),
+		"write 7.00 GiB/s (60.1 Gb/s) of job w1 is within the 7.30 GiB/s payload ceiling of 64 Gb/s ethernet MTU 4096; jobs w2, w3 were left out: wait_for ran them before or after the jobs summed");
+	json_object_put(checks);
+	json_object_put(out);
+	rio_hostmap_delete(&map);
+}
+
+static void ceiling__jobs_of_one_group_without_wait_for_are_summed(void **state)
+{
+	json_object *jobs = json_object_new_array(), *out, *checks, *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	int flagged = 0;
+
+	(void)state;
+	add_job(jobs, "a", 0, 7, NULL, NULL);
+	add_job(jobs, "b", 0, 7, NULL, NULL);
+	out = fio_output(jobs, 0);
+	checks = checks_64g(out, NULL, map, &flagged);
+	assert_int_equal(flagged, 1);
+	assert_int_equal(rio_json_len(checks), 1);
+	c = json_object_array_get_idx(checks, 0);
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_true(fabs(rio_json_num(c, "measured_bytes_per_s", 0) -
+			 14 * GIB) < 1);
+	assert_non_null(strstr(
+		rio_json_str(c, "message"),
+		"write 14.00 GiB/s (120.3 Gb/s) of jobs a + b that may run at once exceeds the 7.30 GiB/s payload ceiling"));
+	assert_null(strstr(rio_json_str(c, "message"), "left out"));
+	assert_true(rio_json_len(rio_json_get(c, "likely_causes")) > 0);
+	json_object_put(checks);
+	json_object_put(out);
+	rio_hostmap_delete(&map);
+}
+
+static void ceiling__fork_sums_the_waiters(void **state)
+{
+	json_object *jobs = json_object_new_array(), *out, *checks, *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	int flagged = 0;
+
+	(void)state;
+	/* b and c both wait for a, so run together after it; d waits for a
+	 * job of another group (it ran before), so it runs with a or b+c. */
+	add_job(jobs, "x", 0, 1, NULL, NULL);
+	add_job(jobs, "a", 1, 6, NULL, NULL);
+	add_job(jobs, "b", 1, 4, "a", NULL);
+	add_job(jobs, "c", 1, 3, "a", NULL);
+	add_job(jobs, "d", 1, 0.5, "x", NULL);
+	out = fio_output(jobs, 0);
+	checks = checks_64g(out, NULL, map, &flagged);
+	assert_int_equal(rio_json_len(checks), 2);
+	assert_int_equal(flagged, 1);
+	c = json_object_array_get_idx(checks, 1);
+	assert_int_equal((int)rio_json_num(c, "groupid", -1), 1);
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_true(fabs(rio_json_num(c, "measured_bytes_per_s", 0) -
+			 7.5 * GIB) < 1);
+	assert_non_null(strstr(
+		rio_json_str(c, "message"),
+		"write 7.50 GiB/s (64.4 Gb/s) of jobs b + c + d that may run at once exceeds"));
+	assert_non_null(strstr(rio_json_str(c, "message"),
+			       "; job a was left out: wait_for ran it"));
+	json_object_put(checks);
+	json_object_put(out);
+	rio_hostmap_delete(&map);
+}
+
+/* One fio run of a split run: the job file and sections of each server. */
+static json_object *split_run(const char *file, const char *server_section,
+			      const char *client_section)
+{
+	json_object *run = json_object_new_object(), *a;
+	char buf[128];
+
+	a = json_object_new_array();
+	json_object_array_add(a, json_object_new_string("fio"));
+	json_object_array_add(a, json_object_new_string("--client=sock:/s"));
+	json_object_array_add(a, json_object_new_string(file));
+	snprintf(buf, sizeof(buf), "--section=%s", server_section);
+	json_object_array_add(a, json_object_new_string(buf));
+	json_object_array_add(a, json_object_new_string("--client=sock:/c"));
+	json_object_array_add(a, json_object_new_string(file));
+	snprintf(buf, sizeof(buf), "--section=%s", client_section);
+	json_object_array_add(a, json_object_new_string(buf));
+	json_object_object_add(run, "argv", a);
+	return run;
+}
+
+static void ceiling__split_runs_are_never_summed_together(void **state)
+{
+	json_object *jobs = json_object_new_array(), *runs, *out, *checks, *c;
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	int flagged = 0;
+
+	(void)state;
+	/* fio runs once per job file, and each run numbers its groups from
+	 * 0: both writers are group 0 of host h, one run after the other. */
+	assert_int_equal(rio_hostmap_add(map, "/s", NULL), 0);
+	assert_int_equal(rio_hostmap_add(map, "/c", NULL), 0);
+	add_job(jobs, "bw-target", 0, 0, NULL, "/s");
+	add_job(jobs, "write-bw", 0, 7, NULL, "/c");
+	add_job(jobs, "lat-target", 0, 0, NULL, "/s");
+	add_job(jobs, "write-lat", 0, 7, NULL, "/c");
+	out = fio_output(jobs, 1);
+	runs = json_object_new_array();
+	json_object_array_add(runs,
+			      split_run("bw.fio", "bw-target", "write-bw"));
+	json_object_array_add(runs,
+			      split_run("lat.fio", "lat-target", "write-lat"));
+	checks = checks_64g(out, runs, map, &flagged);
+	assert_int_equal(flagged, 0);
+	assert_int_equal(rio_json_len(checks), 2);
+	c = json_object_array_get_idx(checks, 0);
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	assert_non_null(strstr(rio_json_str(c, "message"),
+			       "of job write-bw (fio run 1 of 2, bw.fio) is"));
+	c = json_object_array_get_idx(checks, 1);
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	assert_non_null(
+		strstr(rio_json_str(c, "message"),
+		       "of job write-lat (fio run 2 of 2, lat.fio) is"));
+	json_object_put(checks);
+	/* Without the runs the two cannot be told apart: summed, never
+	 * undercounted. */
+	checks = checks_64g(out, NULL, map, &flagged);
+	assert_int_equal(flagged, 1);
+	json_object_put(checks);
+	json_object_put(runs);
+	json_object_put(out);
+	rio_hostmap_delete(&map);
 }
 
 static void remote__host_name_is_fios(void **state)
@@ -507,6 +754,13 @@ int main(void)
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),
+		cmocka_unit_test(
+			nfs_transport__local_folder_is_flagged_verbs_jobs_are_not),
+		cmocka_unit_test(ceiling__serial_wait_for_chain_is_not_summed),
+		cmocka_unit_test(
+			ceiling__jobs_of_one_group_without_wait_for_are_summed),
+		cmocka_unit_test(ceiling__fork_sums_the_waiters),
+		cmocka_unit_test(ceiling__split_runs_are_never_summed_together),
 		cmocka_unit_test(remote__host_name_is_fios),
 		cmocka_unit_test(
 			remote__argv_splits_on_blanks_and_puts_the_host),

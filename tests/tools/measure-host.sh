@@ -1,0 +1,140 @@
+#!/bin/bash
+# What a result says about CPU, latency and the verdicts, on the host with
+# fio's own engines: rdmaio run records this host's CPU over each job's
+# window, a "remote" host's through --remote-cpu (here `rdmaio cpu-watch` on
+# this very host, so both series must agree), the verdicts and kinds, the
+# report in human units (and Gb/s), the CSV, the chart, and the refusals.
+# Usage: tests/tools/measure-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
+rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
+schema=$repo/results-schema/result.schema.json
+helper=$here/result-tool.py
+measure=$here/measure-tool.py
+tmp=$(mktemp -d /tmp/rdmaio-measure.XXXXXX)
+server_pid=
+cleanup() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# A 64 KiB pair (bandwidth) and a 4 KiB one at one in flight (round trips);
+# RDMA's side is the faster by its rate limit, so every ratio is known.
+cat >pair.fio <<JOB
+[global]
+ioengine=psync
+filename=$tmp/data
+size=16m
+time_based
+runtime=2
+[seq-read-rdma]
+bs=64k
+rw=read
+rate=80m
+stonewall
+[seq-read-tcp]
+bs=64k
+rw=read
+rate=40m
+stonewall
+[rtt-rdma]
+bs=4k
+rw=randread
+rate=8m
+stonewall
+[rtt-tcp]
+bs=4k
+rw=randread
+rate=2m
+stonewall
+JOB
+py() { python3 "$measure" "$@"; }
+valid() { python3 "$helper" validate "$schema" "$@"; }
+
+check "run records this host's CPU" "$rdmaio" run -o r.json pair.fio
+check "... and the result validates" valid r.json
+check "... every job has a window and this host's busy CPU" py cpu r.json 1
+check "... the kinds: bandwidth at 64 KiB, latency at 4 KiB and one in flight" \
+	py kinds r.json seq-read=bandwidth rtt=latency
+check "... the verdict names the ratios and the host's CPU" \
+	grep -Eq '"verdict": "seq-read: RDMA vs TCP 2.00x bandwidth, [0-9.]+x p99 latency, [0-9.]+x CPU per GiB on [^ ]+"' r.json
+check "... the latency verdict speaks of round trips" \
+	grep -Eq '"verdict": "rtt: RDMA vs TCP [0-9.]+x p50 latency, [0-9.]+x p99 latency, [0-9.]+x round trips/s, [0-9.]+x CPU per round trip on ' r.json
+
+check "report opens with the verdicts" sh -c "'$rdmaio' report r.json | head -n 1 | grep -qx '## What RDMA buys here'"
+"$rdmaio" report r.json >report.md
+check "... in human units: MiB/s and µs, no bare nanoseconds" \
+	sh -c "grep -q '80.0 MiB/s' report.md && grep -Eq '[0-9.]+ µs' report.md && ! grep -Eq '[0-9]{7,}' report.md"
+check "... with the hosts' CPU per GiB" grep -q '^| seq-read (read) | [^|]* | [0-9.]* s | [0-9.]* s | [0-9.]*x |$' report.md
+check "... and fio's own CPU of the client" grep -q "of the client's fio job threads" report.md
+check "--units gbit gives perftest's Gb/s" sh -c "'$rdmaio' report r.json --units gbit | grep -Eq '\| 0\.67[01] Gb/s \| 0\.33[56] Gb/s \|'"
+check_fails "--units takes binary or gbit" 2 "neither 'binary'.*nor 'gbit'" "$rdmaio" report r.json --units bits
+check "--csv prints one header and a row per job and pair" py csv r.json 4 2 "$rdmaio"
+check_fails "--csv with --units is refused" 2 "drop one" "$rdmaio" report r.json --csv --units gbit
+check "--plot draws the panels into a PNG" "$rdmaio" report r.json --plot chart.png
+check "... which is a PNG" sh -c "head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
+
+# A fio --server on this host stands for the server host; cpu-watch run by
+# --remote-cpu reads the same /proc/stat, so the two series must agree.
+cat >net.fio <<JOB
+[global]
+bs=4k
+size=64m
+time_based
+runtime=2
+[net-tcp-server]
+ioengine=net
+listen
+protocol=tcp
+port=18811
+rw=read
+[net-tcp]
+ioengine=net
+hostname=127.0.0.1
+protocol=tcp
+port=18811
+rw=write
+rate=8m
+startdelay=1
+[net-rdma]
+ioengine=psync
+filename=$tmp/data
+rw=write
+rate=16m
+wait_for=net-tcp
+JOB
+port=$((20000 + $$ % 20000))
+fio --server=127.0.0.1,$port >server.log 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do grep -q "listening" server.log 2>/dev/null && break; sleep 0.1; done
+check "run --remote-cpu reads the server host's CPU while fio runs" \
+	"$rdmaio" run -o r2.json --server-host 127.0.0.1,$port --client-host local \
+	--remote-cpu "$rdmaio cpu-watch --interval-ms 50" net.fio
+check "... and the result validates" valid r2.json
+check "... both hosts' series, the remote one on this host's clock" py cpu r2.json 2
+check "... which agree, being one machine (within 15 %)" py cpu_agree r2.json 0.15
+check_fails "--remote-cpu without a remote host is refused" 2 "hosts other than this one" \
+	"$rdmaio" run -o r3.json --remote-cpu "$rdmaio cpu-watch" pair.fio
+check "... and writes nothing" test ! -e r3.json
+check_fails "--remote-cpu with --fio-json is refused" 2 "watches a run rdmaio starts" \
+	"$rdmaio" run --fio-json /dev/null --remote-cpu x
+check "a --remote-cpu command that prints no readings leaves a warning" \
+	"$rdmaio" run -o r4.json --server-host 127.0.0.1,$port --client-host local \
+	--remote-cpu "/bin/echo garbage" net.fio
+check "... naming the host and the command" \
+	grep -q 'host 127.0.0.1: /bin/echo garbage gave 0 CPU readings (1 lines that were not rdmaio-cpu/1 readings)' r4.json
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+server_pid=
+
+check "cpu-watch prints rdmaio-cpu/1 lines and stops at --max-s" \
+	sh -c "timeout 10 '$rdmaio' cpu-watch --interval-ms 100 --max-s 1 >cpu.txt && [ \$(wc -l <cpu.txt) -ge 5 ] && [ \$(grep -c '^{\"schema\":\"rdmaio-cpu/1\",' cpu.txt) = \$(wc -l <cpu.txt) ]"
+check "... and ends when its reader goes away" \
+	sh -c "timeout 10 '$rdmaio' cpu-watch --interval-ms 20 | head -n 2 >/dev/null"
+check_fails "cpu-watch refuses a file argument" 2 "takes no file argument" "$rdmaio" cpu-watch x.json
+check_fails "cpu-watch refuses run's options" 2 "is not an option of cpu-watch" "$rdmaio" cpu-watch -o x
+done_testing

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chart.h"
+#include "jutil.h"
+#include "log.h"
+#include "report.h"
+#include "result.h"
+#include "spawn.h"
+
+#define MIB (1024.0 * 1024)
+#define PANEL_H 330
+
+/* One bar group: a workload's two sides, or one job (tcp NaN). */
+struct row {
+	char label[256];
+	int latency_only;
+	double bw[2]; /* MiB/s */
+	double lat[2][3]; /* p50, p99, p99.9 in ns */
+	double cpu[2]; /* fio CPU s per GiB */
+};
+
+/* A bar group of the CPU panel: a workload on one host. */
+struct cpurow {
+	char label[320];
+	double v[2];
+};
+
+struct chart {
+	struct row *rows;
+	int n;
+	struct cpurow *cpu;
+	int ncpu;
+	int host_cpu; /* the hosts' own counters, not fio's */
+	int paired;
+	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
+	double ceiling; /* MiB/s, NaN when unknown */
+};
+
+static void clean_label(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\n' || *s == '\\' || *s == '\'')
+			*s = '`';
+}
+
+static void side_values(struct row *r, int k, json_object *side,
+			json_object *clat, double cpu)
+{
+	r->bw[k] = rio_json_num(side, "bw_bytes", NAN) / MIB;
+	r->lat[k][0] = rio_json_num(clat, "p50", NAN);
+	r->lat[k][1] = rio_json_num(clat, "p99", NAN);
+	r->lat[k][2] = rio_json_num(clat, "p99_9", NAN);
+	r->cpu[k] = cpu;
+}
+
+static struct row *new_row(struct chart *c)
+{
+	struct row *nr = realloc(c->rows, (c->n + 1) * sizeof(*nr));
+
+	if (!nr)
+		return NULL;
+	c->rows = nr;
+	memset(&nr[c->n], 0, sizeof(*nr));
+	return &nr[c->n++];
+}
+
+static int pair_rows(json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *p, *s;
+	struct row *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		p = json_object_array_get_idx(cs, i);
+		r = new_row(c);
+		if (!r)
+			return -ENOMEM;
+		rio_report_pair_label(r->label, sizeof(r->label), doc, p);
+		r->latency_only =
+			!strcmp(rio_json_str(p, "kind") ?: "", "latency");
+		for (k = 0; k < 2; k++) {
+			s = rio_json_get(p, k ? "tcp" : "rdma");
+			side_values(r, k, s, rio_json_get(s, "clat_ns"),
+				    rio_json_num(s, "fio_cpu_per_gib_s", NAN));
+		}
+	}
+	c->paired = c->n > 0;
+	return 0;
+}
+
+/* Without pairs: every client job and direction, alone. */
+static int job_rows(json_object *doc, struct chart *c)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *rs = rio_json_get(doc, "results"), *j, *d;
+	const char *role;
+	struct row *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		j = json_object_array_get_idx(rs, i);
+		role = rio_json_str(j, "role");
+		if (role && !strcmp(role, "target"))
+			continue;
+		for (k = 0; k < 2; k++) {
+			d = rio_json_get(j, dirs[k]);
+			if (!d)
+				continue;
+			r = new_row(c);
+			if (!r)
+				return -ENOMEM;
+			snprintf(r->label, sizeof(r->label), "%s (%s)",
+				 rio_json_str(j, "jobname"), dirs[k]);
+			side_values(r, 0, d, rio_json_get(d, "clat_ns"),
+				    rio_json_num(rio_json_get(j, "fio_cpu"),
+						 "per_gib_s", NAN));
+			side_values(r, 1, NULL, NULL, NAN);
+		}
+	}
+	return 0;
+}
+
+static int add_cpu(struct chart *c, const char *label, const char *host,
+		   double rdma, double tcp)
+{
+	struct cpurow *n = realloc(c->cpu, (c->ncpu + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	c->cpu = n;
+	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%s%s%s", label,
+		 host ? " on " : "", host ?: "");
+	clean_label(n[c->ncpu].label);
+	n[c->ncpu].v[0] = rdma;
+	n[c->ncpu++].v[1] = tcp;
+	return 0;
+}
+
+/* The hosts' CPU per GiB when it was watched, else fio's own. */
+static int cpu_rows(json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *p, *hc, *h;
+	int k, ret = 0;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(cs); i++)
+		c->host_cpu |= rio_json_len(rio_json_get(
+				       json_object_array_get_idx(cs, i),
+				       "host_cpu_per_gib")) > 0;
+	for (k = 0; k < c->n && !ret; k++) {
+		if (c->rows[k].latency_only)
+			continue;
+		if (!c->host_cpu) {
+			ret = add_cpu(c, c->rows[k].label, NULL,
+				      c->rows[k].cpu[0], c->rows[k].cpu[1]);
+			continue;
+		}
+		p = json_object_array_get_idx(cs, k);
+		hc = rio_json_get(p, "host_cpu_per_gib");
+		for (j = 0; j < rio_json_len(hc) && !ret; j++) {
+			h = json_object_array_get_idx(hc, j);
+			ret = add_cpu(c, c->rows[k].label,
+				      rio_json_str(h, "host"),
+				      rio_json_num(h, "rdma_s", NAN),
+				      rio_json_num(h, "tcp_s", NAN));
+		}
+	}
+	return ret;
+}
+
+static void scan(struct chart *c)
+{
+	int i, k, p;
+
+	c->max_bw = c->max_cpu = c->max_lat = 0;
+	c->min_lat = c->min_cpu = INFINITY;
+	for (i = 0; i < c->n; i++) {
+		clean_label(c->rows[i].label);
+		for (k = 0; k < 2; k++) {
+			if (!c->rows[i].latency_only &&
+			    !isnan(c->rows[i].bw[k]))
+				c->max_bw = fmax(c->max_bw, c->rows[i].bw[k]);
+			for (p = 0; p < 3; p++)
+				if (c->rows[i].lat[k][p] > 0) {
+					c->max_lat = fmax(c->max_lat,
+							  c->rows[i].lat[k][p]);
+					c->min_lat = fmin(c->min_lat,
+							  c->rows[i].lat[k][p]);
+				}
+		}
+	}
+	for (i = 0; i < c->ncpu; i++)
+		for (k = 0; k < 2; k++)
+			if (c->cpu[i].v[k] > 0) {
+				c->max_cpu = fmax(c->max_cpu, c->cpu[i].v[k]);
+				c->min_cpu = fmin(c->min_cpu, c->cpu[i].v[k]);
+			}
+}
+
+static double link_ceiling_mib(json_object *doc)
+{
+	json_object *links = rio_json_get(doc, "links");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(links); i++)
+		sum += rio_json_num(json_object_array_get_idx(links, i),
+				    "ceiling_bytes_per_s", 0);
+	return i ? sum / MIB : NAN;
+}
+
+static void write_data(FILE *f, const struct chart *c)
+{
+	const struct row *r;
+	int i, block;
+
+	for (block = 0; block < 2; block++) {
+		for (i = 0; i < c->n; i++) {
+			r = &c->rows[i];
+			if (block != 1 && r->latency_only)
+				continue;
+			fprintf(f, "\"%s\"", r->label);
+			if (block == 0)
+				fprintf(f, " %g %g", r->bw[0], r->bw[1]);
+			else if (block == 1)
+				fprintf(f, " %g %g %g %g %g %g", r->lat[0][0],
+					r->lat[0][1], r->lat[0][2],
+					r->lat[1][0], r->lat[1][1],
+					r->lat[1][2]);
+			fprintf(f, "\n");
+		}
+		/* Two blank lines end a gnuplot data block ("index N"). */
+		fprintf(f, "\n\n");
+	}
+	for (i = 0; i < c->ncpu; i++)
+		fprintf(f, "\"%s\" %g %g\n", c->cpu[i].label, c->cpu[i].v[0],
+			c->cpu[i].v[1]);
+}
+
+static int bw_rows(const struct chart *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += !c->rows[i].latency_only;
+	return n;
+}
+
+/* The bars of one block: two per row when paired, else one. */
+static void bars(FILE *f, const char *data, int index, const char *scale,
+		 const struct chart *c, const char *what)
+{
+	if (!c->paired) {
+		fprintf(f,
+			"plot '%s' index %d using 0:($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title '%s'",
+			data, index, scale, what);
+		return;
+	}
+	fprintf(f,
+		"plot '%s' index %d using ($0-0.19):($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title 'RDMA', "
+		"'' index %d using ($0+0.19):($3/%s) with boxes lc rgb '#ff7f0e' title 'TCP'",
+		data, index, scale, index, scale);
+}
+
+static void bw_panel(FILE *f, const char *data, const struct chart *c)
+{
+	int gib = c->max_bw >= 1024;
+	const char *unit = gib ? "GiB/s" : "MiB/s",
+		   *scale = gib ? "1024." : "1.";
+	int ceil_shown = !isnan(c->ceiling) && c->ceiling <= 20 * c->max_bw;
+
+	fprintf(f, "set title \"Bandwidth (higher is better)");
+	if (!isnan(c->ceiling) && !ceil_shown)
+		fprintf(f,
+			": the link payload ceiling, %.3g %s, is off this scale",
+			c->ceiling / (gib ? 1024 : 1), unit);
+	fprintf(f, "\"\n");
+	fprintf(f, "set ylabel '%s'\n", unit);
+	if (ceil_shown)
+		fprintf(f, "set yrange [0:%g]\n",
+			fmax(c->ceiling, c->max_bw) * 1.1 / (gib ? 1024 : 1));
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	bars(f, data, 0, scale, c, "bandwidth");
+	if (ceil_shown)
+		fprintf(f,
+			", %g with lines lw 2 dt 2 lc rgb '#d62728' title 'link payload ceiling %.3g %s'",
+			c->ceiling / (gib ? 1024 : 1),
+			c->ceiling / (gib ? 1024 : 1), unit);
+	fprintf(f, "\n");
+}
+
+static void lat_side(FILE *f, const char *data, int col, const char *x,
+		     const char *scale, const char *color, const char *name,
+		     int first)
+{
+	fprintf(f,
+		"%s'%s' index 1 using (%s):($%d/%s)%s with boxes lc rgb '%s' title '%s p50', "
+		"'' index 1 using (%s):($%d/%s):($%d/%s):($%d/%s) with yerrorbars lc rgb 'black' pt 0 %s, "
+		"'' index 1 using (%s):($%d/%s) with points pt 6 ps 0.8 lc rgb 'black' %s",
+		first ? "plot " : ", ", data, x, col, scale,
+		first ? ":xtic(1)" : "", color, name, x, col, scale, col, scale,
+		col + 1, scale, first ? "title 'p99'" : "notitle", x, col + 2,
+		scale, first ? "title 'p99.9'" : "notitle");
+}
+
+/* The unit that keeps a panel's numbers readable: by the largest value on
+ * a linear axis, by the middle of the range on a log one. */
+static void time_unit(double lo, double hi, int log, const char **unit,
+		      const char **scale)
+{
+	double m = log ? sqrt(lo * hi) : hi;
+
+	*unit = m >= 1e9 ? "s" : m >= 1e6 ? "ms" : m >= 1e3 ? "µs" : "ns";
+	*scale = m >= 1e9 ? "1e9" : m >= 1e6 ? "1e6" : m >= 1e3 ? "1e3" : "1.";
+}
+
+static void lat_panel(FILE *f, const char *data, const struct chart *c)
+{
+	int log = c->min_lat > 0 && c->max_lat / c->min_lat > 20;
+	const char *unit, *scale;
+
+	time_unit(c->min_lat, c->max_lat, log, &unit, &scale);
+	fprintf(f,
+		"set title 'Completion latency: p50 bar, p99 whisker, p99.9 circle (lower is better)%s'\n",
+		log ? "; log scale: the workloads are far apart" : "");
+	fprintf(f, "set ylabel '%s'\n", unit);
+	if (log)
+		fprintf(f, "set logscale y\nset yrange [*:*]\n");
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	lat_side(f, data, 2, c->paired ? "$0-0.19" : "$0", scale, "#1f77b4",
+		 c->paired ? "RDMA" : "job", 1);
+	if (c->paired)
+		lat_side(f, data, 5, "$0+0.19", scale, "#ff7f0e", "TCP", 0);
+	fprintf(f, "\n");
+	if (log)
+		fprintf(f, "unset logscale y\n");
+}
+
+static void cpu_panel(FILE *f, const char *data, const struct chart *c)
+{
+	int log = c->min_cpu > 0 && c->max_cpu / c->min_cpu > 20;
+
+	fprintf(f, "set title \"%s (lower is better)%s\"\n",
+		c->host_cpu
+			? "CPU per GiB moved, each host as a whole: busy seconds from its /proc/stat"
+			: "Client CPU per GiB moved: fio's usr + sys of the job threads",
+		log ? "; log scale: the workloads are far apart" : "");
+	fprintf(f, "set ylabel 'CPU s per GiB'\n");
+	fprintf(f, log ? "set logscale y\nset yrange [*:*]\n"
+		       : "set yrange [0:*]\n");
+	bars(f, data, 2, "1.", c, "CPU");
+	fprintf(f, "\n");
+	if (log)
+		fprintf(f, "unset logscale y\n");
+}
+
+static int write_script(FILE *f, const char *data, const char *out, int svg,
+			const struct chart *c, const char *caveat)
+{
+	int nbw = bw_rows(c), panels = 1 + (nbw > 0) + (c->max_cpu > 0);
+
+	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10'\n",
+		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
+	fprintf(f, "set encoding utf8\nset output '%s'\n", out);
+	fprintf(f, "set multiplot layout %d,1 title \"%s%s%s\"\n", panels,
+		c->paired ? "RDMA vs TCP" : "Jobs", caveat ? ": " : "",
+		caveat ?: "");
+	fprintf(f,
+		"set style fill solid 0.8 border -1\nset grid ytics\nset key noenhanced outside right top\n"
+		"set xtics noenhanced rotate by -20\nset bmargin 4\nset boxwidth %g\n"
+		/* Fixed margins line the panels up whatever their keys. */
+		"set lmargin at screen 0.08\nset rmargin at screen 0.86\n",
+		c->paired ? 0.36 : 0.6);
+	if (nbw) {
+		fprintf(f, "set xrange [-0.6:%g]\n", nbw - 0.4);
+		bw_panel(f, data, c);
+	}
+	fprintf(f, "set xrange [-0.6:%g]\n", c->n - 0.4);
+	lat_panel(f, data, c);
+	if (c->max_cpu > 0) {
+		fprintf(f, "set xrange [-0.6:%g]\n", c->ncpu - 0.4);
+		cpu_panel(f, data, c);
+	}
+	fprintf(f, "unset multiplot\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+static int check_path(const char *path, int *svg)
+{
+	const char *ext = strrchr(path, '.');
+
+	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
+		RIO_ERR("plot %s: name must end in .svg or .png (that picks the format)",
+			path);
+		return -EINVAL;
+	}
+	if (strpbrk(path, "'\n")) {
+		RIO_ERR("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
+			path);
+		return -EINVAL;
+	}
+	*svg = !strcmp(ext, ".svg");
+	return 0;
+}
+
+/* gnuplot into a temporary image, renamed into place only on success. */
+static int render(const char *script, const char *tmp_out, const char *path)
+{
+	char *argv[] = { "gnuplot", (char *)script, NULL };
+	struct stat st;
+	int ret = rio_spawn_run(argv, 2, 120);
+
+	if (ret) {
+		RIO_ERR("plot %s: gnuplot failed (%s); install gnuplot-nox",
+			path,
+			ret < 0 ? strerror(-ret) : "see its message above");
+		return -EIO;
+	}
+	if (stat(tmp_out, &st) || st.st_size == 0) {
+		RIO_ERR("plot %s: gnuplot wrote no image", path);
+		return -EIO;
+	}
+	if (rename(tmp_out, path)) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "rename", "%s, %s", tmp_out, path);
+	}
+	return ret;
+}
+
+static int temp_file(char *tmpl, int suffix, FILE **f)
+{
+	int fd = mkstemps(tmpl, suffix), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		RIO_CALL_ERR(-ret, "mkstemps", "%s", tmpl);
+		return ret;
+	}
+	*f = fdopen(fd, "w");
+	if (!*f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmpl);
+		return ret;
+	}
+	return 0;
+}
+
+static int gather(json_object *doc, struct chart *c, const char *path)
+{
+	int ret = pair_rows(doc, c);
+
+	if (!ret && !c->n)
+		ret = job_rows(doc, c);
+	if (!ret && !c->n) {
+		RIO_ERR("plot %s: the result has no client job that moved data: nothing to draw",
+			path);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = cpu_rows(doc, c);
+	c->ceiling = link_ceiling_mib(doc);
+	scan(c);
+	return ret;
+}
+
+int rio_chart_draw(json_object *doc, const char *path)
+{
+	char data[] = "/tmp/rdmaio-plot-XXXXXX.dat";
+	char script[] = "/tmp/rdmaio-plot-XXXXXX.gp";
+	struct chart c = { 0 };
+	FILE *fd = NULL, *fs = NULL;
+	char *tmp_out = NULL;
+	int svg, ret;
+
+	ret = check_path(path, &svg);
+	if (!ret)
+		ret = gather(doc, &c, path);
+	if (!ret && asprintf(&tmp_out, "%s.tmp.%d%s", path, (int)getpid(),
+			     strrchr(path, '.')) < 0) {
+		tmp_out = NULL;
+		ret = -ENOMEM;
+	}
+	if (!ret)
+		ret = temp_file(data, 4, &fd);
+	if (!ret)
+		ret = temp_file(script, 3, &fs);
+	if (!ret) {
+		write_data(fd, &c);
+		ret = write_script(
+			fs, data, tmp_out, svg, &c,
+			rio_result_caveat(rio_json_get(doc, "warnings")));
+	}
+	if ((fd && fclose(fd)) | (fs && fclose(fs)))
+		ret = ret ? ret : -EIO;
+	if (!ret)
+		ret = render(script, tmp_out, path);
+	if (fd)
+		unlink(data);
+	if (fs)
+		unlink(script);
+	if (tmp_out)
+		unlink(tmp_out);
+	free(tmp_out);
+	free(c.rows);
+	free(c.cpu);
+	return ret;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_CHART_H
+#define RDMAIO_TOOLS_CHART_H
+
+#include <json-c/json.h>
+
+/*
+ * One figure of a result, in panels, rendered by gnuplot into path (.svg or
+ * .png): bandwidth of RDMA vs TCP per workload (axis from zero; the link's
+ * payload ceiling as a line when it is on the same scale; round-trip
+ * workloads left out), completion latency (p50 bar, p99 whisker, p99.9
+ * circle; a log axis when the workloads are more than 20x apart) and the
+ * client's fio CPU seconds per GiB. Without RDMA/TCP pairs the panels show
+ * every client job. Returns 0 or a negative code after saying why.
+ */
+int rio_chart_draw(json_object *doc, const char *path);
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "csvout.h"
+#include "jutil.h"
+
+static const char *const header[] = {
+	"record",
+	"host",
+	"name",
+	"role",
+	"kind",
+	"direction",
+	"bw_bytes_per_s",
+	"iops",
+	"clat_p50_ns",
+	"clat_p99_ns",
+	"clat_p99_9_ns",
+	"fio_cpu_s",
+	"fio_cpu_per_gib_s",
+	"tcp_name",
+	"tcp_direction",
+	"tcp_bw_bytes_per_s",
+	"tcp_iops",
+	"tcp_clat_p50_ns",
+	"tcp_clat_p99_ns",
+	"tcp_clat_p99_9_ns",
+	"tcp_fio_cpu_per_gib_s",
+	"bw_ratio",
+	"iops_ratio",
+	"p50_ratio",
+	"p99_ratio",
+	"fio_cpu_per_gib_ratio",
+	"verdict",
+};
+
+#define NCOLS (sizeof(header) / sizeof(header[0]))
+
+/* A field quoted when it holds a comma, a quote or a line break. */
+static void field(FILE *out, size_t col, const char *s)
+{
+	if (col)
+		fputc(',', out);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void num(FILE *out, size_t col, double v)
+{
+	char buf[64];
+
+	if (isnan(v)) {
+		field(out, col, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	field(out, col, buf);
+}
+
+/* The figures of one side: bandwidth, IOPS, three percentiles. */
+static size_t side(FILE *out, size_t col, json_object *s)
+{
+	json_object *clat = rio_json_get(s, "clat_ns");
+
+	num(out, col++, rio_json_num(s, "bw_bytes", NAN));
+	num(out, col++, rio_json_num(s, "iops", NAN));
+	num(out, col++, rio_json_num(clat, "p50", NAN));
+	num(out, col++, rio_json_num(clat, "p99", NAN));
+	num(out, col++, rio_json_num(clat, "p99_9", NAN));
+	return col;
+}
+
+static void job_row(FILE *out, json_object *r, const char *dir)
+{
+	json_object *cpu = rio_json_get(r, "fio_cpu");
+	size_t col = 0;
+
+	field(out, col++, "job");
+	field(out, col++, rio_json_str(r, "host"));
+	field(out, col++, rio_json_str(r, "jobname"));
+	field(out, col++, rio_json_str(r, "role"));
+	field(out, col++, NULL);
+	field(out, col++, dir);
+	col = side(out, col, rio_json_get(r, dir));
+	num(out, col++, rio_json_num(cpu, "cpu_s", NAN));
+	num(out, col++, rio_json_num(cpu, "per_gib_s", NAN));
+	while (col < NCOLS)
+		field(out, col++, NULL);
+	fputc('\n', out);
+}
+
+static void pair_row(FILE *out, json_object *c)
+{
+	static const char *const ratios[] = { "bw_ratio", "iops_ratio",
+					      "p50_ratio", "p99_ratio",
+					      "fio_cpu_per_gib_ratio" };
+	json_object *r = rio_json_get(c, "rdma"), *t = rio_json_get(c, "tcp");
+	size_t col = 0, i;
+
+	field(out, col++, "pair");
+	field(out, col++, rio_json_str(c, "host"));
+	field(out, col++, rio_json_str(c, "workload"));
+	field(out, col++, NULL);
+	field(out, col++, rio_json_str(c, "kind"));
+	field(out, col++, rio_json_str(c, "direction"));
+	col = side(out, col, r);
+	field(out, col++, NULL);
+	num(out, col++, rio_json_num(r, "fio_cpu_per_gib_s", NAN));
+	field(out, col++, rio_json_str(t, "jobname"));
+	field(out, col++, rio_json_str(c, "tcp_direction"));
+	col = side(out, col, t);
+	num(out, col++, rio_json_num(t, "fio_cpu_per_gib_s", NAN));
+	for (i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
+		num(out, col++, rio_json_num(c, ratios[i], NAN));
+	field(out, col++, rio_json_str(c, "verdict"));
+	fputc('\n', out);
+}
+
+int rio_csv_write(json_object *doc, FILE *out)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *rs = rio_json_get(doc, "results"), *r;
+	json_object *cs = rio_json_get(doc, "comparisons");
+	size_t i;
+	int k;
+
+	for (i = 0; i < NCOLS; i++)
+		field(out, i, header[i]);
+	fputc('\n', out);
+	for (i = 0; i < rio_json_len(rs); i++) {
+		r = json_object_array_get_idx(rs, i);
+		for (k = 0; k < 2; k++)
+			if (rio_json_get(r, dirs[k]))
+				job_row(out, r, dirs[k]);
+	}
+	for (i = 0; i < rio_json_len(cs); i++)
+		pair_row(out, json_object_array_get_idx(cs, i));
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}
