@@ -502,7 +502,10 @@ int rio_chart_draw(json_object *doc, const char *path)
 			fs, data, tmp_out, svg, &c,
 			rio_result_caveat(rio_json_get(doc, "warnings")));
 	}
-	if ((fd && fclose(fd)) | (fs && fclose(fs)))
+	/* Both close, whatever the first gave. */
+	if (fd && fclose(fd))
+		ret = ret ? ret : -EIO;
+	if (fs && fclose(fs))
 		ret = ret ? ret : -EIO;
 	if (!ret)
 		ret = render(script, tmp_out, path);

@@ -169,6 +169,34 @@ void rio_cpuwatch_sample(struct rio_cpuwatch *w)
 		drain(&w->s[i]);
 }
 
+int rio_cpuwatch_wait_first(struct rio_cpuwatch *w, double timeout_s,
+			    int *which)
+{
+	double end = rio_cpustat_now() + timeout_s;
+	int i, waiting;
+
+	do {
+		for (i = 1, waiting = 0; i < w->n; i++) {
+			drain(&w->s[i]);
+			if (w->s[i].n)
+				continue;
+			*which = i;
+			/* Its command ended, or will print nothing more. */
+			if (w->s[i].fd < 0)
+				return -EPIPE;
+			waiting = 1;
+		}
+		if (waiting)
+			usleep(50000);
+	} while (waiting && rio_cpustat_now() < end);
+	return waiting ? -ETIMEDOUT : 0;
+}
+
+const char *rio_cpuwatch_command(const struct rio_cpuwatch *w, int i)
+{
+	return w->s[i].command;
+}
+
 void rio_cpuwatch_stop(struct rio_cpuwatch *w)
 {
 	int i;

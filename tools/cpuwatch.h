@@ -33,6 +33,19 @@ int rio_cpuwatch_add_reading(struct rio_cpuwatch *w,
 /* Reads this host's counters and every line the remote commands sent. */
 void rio_cpuwatch_sample(struct rio_cpuwatch *w);
 
+/*
+ * Waits until every remote command has sent a reading, for at most
+ * timeout_s: a reading before fio starts is what lets the first job's
+ * window begin inside the series (ssh and a login shell can take seconds).
+ * Returns 0, -EPIPE (a command ended without one) or -ETIMEDOUT, with the
+ * series in *which.
+ */
+int rio_cpuwatch_wait_first(struct rio_cpuwatch *w, double timeout_s,
+			    int *which);
+
+/* The command of series i ("/proc/stat" reader: NULL for this host). */
+const char *rio_cpuwatch_command(const struct rio_cpuwatch *w, int i);
+
 /* Reads what is left and stops the remote commands (by pid). */
 void rio_cpuwatch_stop(struct rio_cpuwatch *w);
 

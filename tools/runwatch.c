@@ -12,11 +12,30 @@
 #include "runwatch.h"
 #include "taskwatch.h"
 
+/* ssh with a login shell on an emulated host takes seconds, not minutes. */
+#define FIRST_READING_S 60
+
 struct rio_runwatch {
 	struct rio_mountwatch *mounts;
 	struct rio_cpuwatch *cpu;
 	struct rio_taskwatch *tasks;
 };
+
+/* Every remote host's first reading, before fio starts. */
+static int first_readings(struct rio_runwatch *w)
+{
+	int i = 0, ret = rio_cpuwatch_wait_first(w->cpu, FIRST_READING_S, &i);
+
+	if (ret == -EPIPE)
+		RIO_ERR("run: --remote-cpu for %s: '%s' ended without printing a reading (run it by hand: it must print `rdmaio cpu-watch` lines until stopped); no result written",
+			rio_cpuwatch_client(w->cpu, i),
+			rio_cpuwatch_command(w->cpu, i));
+	else if (ret)
+		RIO_ERR("run: --remote-cpu for %s: '%s' printed no reading in %d s (a slow ssh login, or a command that is not `rdmaio cpu-watch`); no result written",
+			rio_cpuwatch_client(w->cpu, i),
+			rio_cpuwatch_command(w->cpu, i), FIRST_READING_S);
+	return ret ? -EIO : 0;
+}
 
 static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 			    const struct rio_fio_host *hosts, int nhosts)
@@ -43,7 +62,7 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 		RIO_ERR("run: --remote-cpu watches the CPU of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always watched)");
 		ret = -EINVAL;
 	}
-	return ret;
+	return ret ? ret : first_readings(w);
 }
 
 int rio_runwatch_start(const char *cpu_cmd, const struct rio_fio_host *hosts,
