@@ -124,6 +124,9 @@ int nr_cmd_umount(int argc, char **argv)
 
 	if (argc != 2)
 		return nr_bad_usage("umount: expected MOUNTPOINT", NULL);
+	/* An option it does not know, never a folder to unmount. */
+	if (argv[1][0] == '-')
+		return nr_bad_usage("umount: unknown option ", argv[1]);
 	if (tidy_mountpoint("umount", argv[1], mountpoint, sizeof(mountpoint)))
 		return 2;
 	if (nr_need_root("umount"))

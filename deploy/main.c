@@ -182,6 +182,9 @@ static int cmd_probe(int argc, char **argv)
 	if (argc != 2)
 		return nr_bad_usage("probe: expected SERVER or SERVER:/PATH",
 				    NULL);
+	/* An option it does not know, not a host name. */
+	if (argv[1][0] == '-')
+		return nr_bad_usage("probe: unknown option ", argv[1]);
 	return nr_probe(argv[1]) ? 1 : 0;
 }
 
@@ -189,6 +192,8 @@ static int cmd_doctor(int argc, char **argv)
 {
 	if (argc > 2)
 		return nr_bad_usage("doctor: expected [SERVER:/PATH]", NULL);
+	if (argc == 2 && argv[1][0] == '-')
+		return nr_bad_usage("doctor: unknown option ", argv[1]);
 	return nr_doctor(argc == 2 ? argv[1] : NULL) ? 1 : 0;
 }
 
@@ -201,6 +206,21 @@ static const struct {
 	{ "umount", nr_cmd_umount }, { "status", nr_cmd_status },
 	{ "probe", cmd_probe },	     { "doctor", cmd_doctor },
 };
+
+/*
+ * "nfsrdma umount --help" must print the syntax, not unmount ./--help, and
+ * "probe -h" must not probe a host called -h: -h and --help anywhere
+ * before "--" ask for it, whatever the subcommand.
+ */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -215,7 +235,13 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name)) {
-			int ret = cmds[i].fn(argc - 1, argv + 1);
+			int ret;
+
+			if (wants_help(argc, argv)) {
+				usage(stdout);
+				return 0;
+			}
+			ret = cmds[i].fn(argc - 1, argv + 1);
 
 			/* A Ctrl-C held through a change ends the process
 			 * now that the change is whole or undone. */
