@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "chart.h"
+#include "fio.h"
+#include "hostmap.h"
 #include "jutil.h"
 #include "log.h"
 #include "report.h"
@@ -41,7 +43,23 @@ struct chart {
 	int paired;
 	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
 	double ceiling; /* MiB/s, NaN when unknown */
+	int ncdf; /* latency CDF blocks: two per pair, from CDF_INDEX */
+	double min_cdf, max_cdf;
 };
+
+/* The data blocks of the bandwidth, latency and CPU panels come first. */
+#define CDF_INDEX 3
+
+struct bin {
+	double ns, count;
+};
+
+static int cmp_bin(const void *a, const void *b)
+{
+	double x = ((const struct bin *)a)->ns, y = ((const struct bin *)b)->ns;
+
+	return (x > y) - (x < y);
+}
 
 static void clean_label(char *s)
 {
@@ -183,6 +201,7 @@ static void scan(struct chart *c)
 
 	c->max_bw = c->max_cpu = c->max_lat = 0;
 	c->min_lat = c->min_cpu = INFINITY;
+	c->min_cdf = INFINITY;
 	for (i = 0; i < c->n; i++) {
 		clean_label(c->rows[i].label);
 		for (k = 0; k < 2; k++) {
@@ -244,6 +263,7 @@ static void write_data(FILE *f, const struct chart *c)
 	for (i = 0; i < c->ncpu; i++)
 		fprintf(f, "\"%s\" %g %g\n", c->cpu[i].label, c->cpu[i].v[0],
 			c->cpu[i].v[1]);
+	fprintf(f, "\n\n");
 }
 
 static int bw_rows(const struct chart *c)
@@ -365,10 +385,117 @@ static void cpu_panel(FILE *f, const char *data, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
+/* The merged json+ completion latency bins of one side of a pair. */
+static int side_bins(json_object *doc, const struct rio_hostmap *map,
+		     json_object *pair, const char *side, struct bin **out)
+{
+	json_object *output = rio_json_get(rio_json_get(doc, "fio"), "output");
+	const char *dir = rio_json_str(
+		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction");
+	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
+	int i, n = rio_fio_entry_count(output), nb = 0;
+	struct bin *b = NULL, *nbv;
+	const char *host;
+	json_object *e;
+
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, map, &host);
+		if (strcmp(host, rio_json_str(pair, "host")) ||
+		    strcmp(rio_json_str(e, "jobname") ?: "", job ?: ""))
+			continue;
+		json_object_object_foreach(
+			rio_json_get(rio_json_get(rio_json_get(e, dir),
+						  "clat_ns"),
+				     "bins"),
+			key, val)
+		{
+			nbv = realloc(b, (nb + 1) * sizeof(*b));
+			if (!nbv)
+				break;
+			b = nbv;
+			b[nb].ns = strtod(key, NULL);
+			b[nb++].count = json_object_get_double(val);
+		}
+	}
+	if (nb)
+		qsort(b, nb, sizeof(*b), cmp_bin);
+	*out = b;
+	return nb;
+}
+
+/* One data block per side of each pair: latency, cumulative percent. */
+static void write_cdf(FILE *f, json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	struct rio_hostmap *map = rio_result_hostmap(doc);
+	double total, acc;
+	struct bin *b;
+	size_t i;
+	int k, j, n;
+
+	c->ncdf = 0;
+	for (i = 0; map && c->paired && i < rio_json_len(cs); i++)
+		for (k = 0; k < 2; k++) {
+			n = side_bins(doc, map,
+				      json_object_array_get_idx(cs, i),
+				      k ? "tcp" : "rdma", &b);
+			for (j = 0, total = 0; j < n; j++)
+				total += b[j].count;
+			for (j = 0, acc = 0; j < n && total > 0; j++) {
+				acc += b[j].count;
+				fprintf(f, "%g %g\n", b[j].ns,
+					100 * acc / total);
+				c->min_cdf = fmin(c->min_cdf, b[j].ns);
+				c->max_cdf = fmax(c->max_cdf, b[j].ns);
+			}
+			/* An empty block keeps the pairs' indexes in step. */
+			fprintf(f, "\n\n");
+			c->ncdf += 1;
+			free(b);
+		}
+	rio_hostmap_delete(&map);
+}
+
+/* "seq-read (read)" is "seq-read" in a key: the length to print. */
+static int short_label(const char *l)
+{
+	const char *p = strstr(l, " (");
+
+	return p ? (int)(p - l) : (int)strlen(l);
+}
+
+static void cdf_panel(FILE *f, const char *data, const struct chart *c)
+{
+	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
+					      "#d62728", "#9467bd", "#8c564b",
+					      "#e377c2", "#7f7f7f" };
+	const char *unit, *scale;
+	int i;
+
+	time_unit(c->min_cdf, c->max_cdf, 1, &unit, &scale);
+	fprintf(f,
+		"set title 'Completion latency, cumulative: the share of I/Os done within a time (further left is better; RDMA solid, TCP dashed)'\n"
+		"set logscale x\nset xrange [*:*]\nset yrange [0:100]\nset xtics norotate\n"
+		"set xlabel '%s'\nset ylabel '%% of I/Os'\nset grid xtics ytics\n",
+		unit);
+	/* Many lines: a smaller key, and the workload alone names them. */
+	fprintf(f, "set key font ',8' spacing 0.9 samplen 2\n");
+	for (i = 0; i < c->ncdf; i++)
+		fprintf(f,
+			"%s'%s' index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title '%.*s %s'",
+			i ? ", " : "plot ", data, CDF_INDEX + i, scale,
+			i % 2 ? 2 : 1, colors[(i / 2) % 8],
+			short_label(c->rows[i / 2].label), c->rows[i / 2].label,
+			i % 2 ? "TCP" : "RDMA");
+	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
+		   "set key font ',10' spacing 1 samplen 4\n");
+}
+
 static int write_script(FILE *f, const char *data, const char *out, int svg,
 			const struct chart *c, const char *caveat)
 {
-	int nbw = bw_rows(c), panels = 1 + (nbw > 0) + (c->max_cpu > 0);
+	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
+	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf;
 
 	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10'\n",
 		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
@@ -392,6 +519,8 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 		fprintf(f, "set xrange [-0.6:%g]\n", c->ncpu - 0.4);
 		cpu_panel(f, data, c);
 	}
+	if (cdf)
+		cdf_panel(f, data, c);
 	fprintf(f, "unset multiplot\n");
 	return ferror(f) ? -EIO : 0;
 }
@@ -498,6 +627,7 @@ int rio_chart_draw(json_object *doc, const char *path)
 		ret = temp_file(script, 3, &fs);
 	if (!ret) {
 		write_data(fd, &c);
+		write_cdf(fd, doc, &c);
 		ret = write_script(
 			fs, data, tmp_out, svg, &c,
 			rio_result_caveat(rio_json_get(doc, "warnings")));

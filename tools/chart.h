@@ -9,9 +9,11 @@
  * .png): bandwidth of RDMA vs TCP per workload (axis from zero; the link's
  * payload ceiling as a line when it is on the same scale; round-trip
  * workloads left out), completion latency (p50 bar, p99 whisker, p99.9
- * circle; a log axis when the workloads are more than 20x apart) and the
- * client's fio CPU seconds per GiB. Without RDMA/TCP pairs the panels show
- * every client job. Returns 0 or a negative code after saying why.
+ * circle; a log axis when the workloads are more than 20x apart), CPU
+ * seconds per GiB (each watched host's, else fio's own of the client) and
+ * the cumulative completion latency of both sides of each pair from fio's
+ * json+ bins. Without RDMA/TCP pairs the panels show every client job.
+ * Returns 0 or a negative code after saying why.
  */
 int rio_chart_draw(json_object *doc, const char *path);
 
