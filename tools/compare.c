@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "changes.h"
 #include "compare.h"
-#include "fio.h"
 #include "jutil.h"
 
 static const char *str_of(json_object *v, char *buf, size_t n)
@@ -230,145 +228,10 @@ static int diff_env(json_object *a, json_object *b, FILE *out)
 	return n;
 }
 
-/* fio's spread of per-interval samples, relative to their mean. */
-static double spread(json_object *doc, int idx, const char *dir,
-		     const char *dev, const char *mean)
-{
-	json_object *out = rio_json_get(rio_json_get(doc, "fio"), "output");
-	const char *h;
-	json_object *d = rio_json_get(rio_fio_entry(out, idx, NULL, &h), dir);
-	double m = rio_json_num(d, mean, 0);
-
-	return m > 0 ? rio_json_num(d, dev, 0) / m : 0;
-}
-
-struct metric {
-	const char *name, *path1, *path2, *dev, *mean;
-	int latency;
-	double unit;
-};
-
-static const struct metric metrics[] = {
-	{ "MiB/s", "bw_bytes", NULL, "bw_dev", "bw_mean", 0, 1024.0 * 1024 },
-	{ "IOPS", "iops", NULL, "iops_stddev", "iops_mean", 0, 1 },
-	{ "p50 latency us", "clat_ns", "p50", NULL, NULL, 1, 1000 },
-	{ "p99 latency us", "clat_ns", "p99", NULL, NULL, 1, 1000 },
-};
-
-static int match_index(json_object *rs, json_object *r, int *idx)
-{
-	const char *host = rio_json_str(r, "host"),
-		   *job = rio_json_str(r, "jobname");
-	size_t i;
-
-	for (i = 0; i < rio_json_len(rs); i++) {
-		json_object *x = json_object_array_get_idx(rs, i);
-
-		if (!strcmp(rio_json_str(x, "host"), host) &&
-		    !strcmp(rio_json_str(x, "jobname"), job) && (*idx)-- == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-static int compare_results(json_object *a, json_object *b, double min_pct,
-			   FILE *out)
-{
-	static const char *const dirs[] = { "read", "write" };
-	json_object *ra = rio_json_get(a, "results"),
-		    *rb = rio_json_get(b, "results");
-	json_object *x, *y, *dx, *dy;
-	double va, vb, chg, noise;
-	int i, j, k, m, occ, beyond = 0;
-
-	fprintf(out,
-		"| Job | Metric | Old | New | Change | Noise | Verdict |\n");
-	fprintf(out, "|---|---|---:|---:|---:|---:|---|\n");
-	for (i = 0; i < (int)rio_json_len(ra); i++) {
-		x = json_object_array_get_idx(ra, i);
-		/* Same-named entries (numjobs) pair up in order. */
-		for (occ = 0, j = 0; j < i; j++)
-			occ += !strcmp(rio_json_str(
-					       json_object_array_get_idx(ra, j),
-					       "jobname"),
-				       rio_json_str(x, "jobname")) &&
-			       !strcmp(rio_json_str(
-					       json_object_array_get_idx(ra, j),
-					       "host"),
-				       rio_json_str(x, "host"));
-		j = match_index(rb, x, &occ);
-		if (j < 0) {
-			fprintf(out,
-				"| %s | - | - | - | - | - | only in the old result |\n",
-				rio_json_str(x, "jobname"));
-			continue;
-		}
-		y = json_object_array_get_idx(rb, j);
-		for (k = 0; k < 2; k++) {
-			dx = rio_json_get(x, dirs[k]);
-			dy = rio_json_get(y, dirs[k]);
-			if (!dx || !dy)
-				continue;
-			for (m = 0;
-			     m < (int)(sizeof(metrics) / sizeof(metrics[0]));
-			     m++) {
-				const struct metric *mt = &metrics[m];
-
-				va = rio_json_num(
-					mt->path2 ? rio_json_get(dx, mt->path1)
-						  : dx,
-					mt->path2 ? mt->path2 : mt->path1, NAN);
-				vb = rio_json_num(
-					mt->path2 ? rio_json_get(dy, mt->path1)
-						  : dy,
-					mt->path2 ? mt->path2 : mt->path1, NAN);
-				if (isnan(va) || isnan(vb) || va <= 0)
-					continue;
-				chg = (vb - va) / va * 100;
-				noise = mt->latency ? 2 * min_pct : min_pct;
-				if (!mt->latency)
-					noise = fmax(
-						noise,
-						200 * fmax(spread(a, i, dirs[k],
-								  mt->dev,
-								  mt->mean),
-							   spread(b, j, dirs[k],
-								  mt->dev,
-								  mt->mean)));
-				beyond += fabs(chg) > noise;
-				fprintf(out,
-					"| %s (%s) | %s | %.2f | %.2f | %+.1f%% | %.1f%% | %s |\n",
-					rio_json_str(x, "jobname"), dirs[k],
-					mt->name, va / mt->unit, vb / mt->unit,
-					chg, noise,
-					fabs(chg) > noise ? "**beyond noise**"
-							  : "within noise");
-			}
-		}
-	}
-	for (j = 0; j < (int)rio_json_len(rb); j++) {
-		y = json_object_array_get_idx(rb, j);
-		occ = 0;
-		for (i = 0; i < j; i++)
-			occ += !strcmp(rio_json_str(
-					       json_object_array_get_idx(rb, i),
-					       "jobname"),
-				       rio_json_str(y, "jobname")) &&
-			       !strcmp(rio_json_str(
-					       json_object_array_get_idx(rb, i),
-					       "host"),
-				       rio_json_str(y, "host"));
-		if (match_index(ra, y, &occ) < 0)
-			fprintf(out,
-				"| %s | - | - | - | - | - | only in the new result |\n",
-				rio_json_str(y, "jobname"));
-	}
-	return beyond;
-}
-
 int rio_compare(json_object *a, json_object *b, double min_noise_pct, FILE *out)
 {
-	int envdiff, beyond;
+	struct rio_changes_count c;
+	int envdiff, ret;
 
 	fprintf(out, "## Environment differences\n\n");
 	envdiff = diff_env(a, b, out);
@@ -376,15 +239,22 @@ int rio_compare(json_object *a, json_object *b, double min_noise_pct, FILE *out)
 		fprintf(out,
 			"- none: same versions, host, devices, mounts and job files\n");
 	fprintf(out, "\n## Measured changes\n\n");
-	beyond = compare_results(a, b, min_noise_pct, out);
-	fprintf(out, "\n%d change(s) beyond noise", beyond);
-	if (beyond && envdiff)
+	ret = rio_changes_write(a, b, min_noise_pct, out, &c);
+	if (ret)
+		return ret;
+	fprintf(out, "\n%d change(s) beyond noise, %d of them regressions",
+		c.beyond, c.worse);
+	if (c.beyond && envdiff)
 		fprintf(out,
 			"; the %d environment difference(s) above may explain them",
 			envdiff);
-	else if (beyond)
+	else if (c.beyond)
 		fprintf(out,
 			"; the environment is the same, so they come from the run itself or from something rdmaio does not record");
 	fprintf(out, ".\n");
-	return beyond;
+	if (c.unknown)
+		fprintf(out,
+			"%d of the %d figures were judged without knowing the run-to-run noise (one round): their verdicts are --noise's alone.\n",
+			c.unknown, c.figures);
+	return c.worse;
 }

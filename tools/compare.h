@@ -8,12 +8,11 @@
 
 /*
  * Prints, as Markdown, the environment differences between two results
- * (versions, host, RDMA devices and ports, NFS mounts, job files, links) and
- * every job's bandwidth, IOPS and latency change, each marked as beyond
- * noise or not. Noise for bandwidth and IOPS is the larger of min_noise_pct
- * and twice fio's own sample spread (bw_dev/bw_mean, iops_stddev/iops_mean);
- * for latency percentiles it is twice min_noise_pct. Returns the number of
- * changes beyond noise.
+ * (versions, host, RDMA devices and ports, NFS mounts, job files, links),
+ * then every job's bandwidth, IOPS and latency change and every pair's
+ * RDMA/TCP ratios' change, each judged from the rounds of either result
+ * (rio_changes_write, with min_noise_pct as --noise). Returns the number of
+ * regressions beyond noise, or -ENOMEM.
  */
 int rio_compare(json_object *old_doc, json_object *new_doc,
 		double min_noise_pct, FILE *out);

@@ -1,7 +1,7 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
 RDMAIO_TOOL_SRCS := rdmaio spawn file jutil jobfile host envstatus fio hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
-	envdoc remote fiohosts fioserver loopcheck strv units chart csvout cpustat cpuwatch taskwatch cpucost runwatch
+	envdoc remote fiohosts fioserver loopcheck strv units chart csvout cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json
 RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -29,15 +29,17 @@ FORCE:
 # wrapper that names this build's rdmaio (plain or SAN=1).
 RDMAIO_TOOL_LIB_OBJS := $(filter-out $(B)/tools/rdmaio.o,$(RDMAIO_TOOL_OBJS))
 UNIT_TESTS += $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
-	$(B)/tests/tools/test-cpu \
-	$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host
+	$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats \
+	$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
+	$(B)/tests/tools/rounds-host
 
 $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
-		$(B)/tests/tools/test-cpu: \
+		$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats: \
 		$(B)/tests/tools/%: $(B)/tests/tools/%.o $(RDMAIO_TOOL_LIB_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -ljson-c -lcrypto -lm
 
-$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host: \
+$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
+		$(B)/tests/tools/rounds-host: \
 		$(B)/tests/tools/%: tests/tools/%.sh $(B)/rdmaio
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec %s/tests/tools/$*.sh %s/$(B)/rdmaio\n' \

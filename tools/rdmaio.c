@@ -53,7 +53,7 @@ struct args {
 	const char *server_host, *client_host;
 	struct client_arg *clients;
 	int nclients;
-	unsigned timeout_s;
+	unsigned timeout_s, repeat;
 	double noise;
 	bool csv, gbit;
 	unsigned interval_ms, max_s; /* cpu-watch */
@@ -324,7 +324,10 @@ struct run {
 	struct rio_fioserver **srv;
 	struct rio_fio_host *hosts;
 	struct rio_runwatch *watch;
-	int nhosts, njf;
+	/* --repeat N > 1: each round's fio run and watch, as in and watch */
+	struct rio_result_in *rounds;
+	struct rio_runwatch **watches;
+	int nhosts, njf, nrounds;
 	char *out, **jf;
 };
 
@@ -340,6 +343,9 @@ static int run_prepare(const struct args *a, struct run *r)
 	if (a->fio_json && a->remote_cpu)
 		return usage_error(
 			"--remote-cpu watches a run rdmaio starts; --fio-json imports a finished one");
+	if (a->fio_json && a->repeat > 1)
+		return usage_error(
+			"--repeat runs fio several times; --fio-json imports one finished run (drop --repeat, or run the jobs with it)");
 	if (all_jobs(a, &r->jf, &r->njf))
 		return 1;
 	r->out = a->output ? strdup(a->output)
@@ -356,6 +362,37 @@ static int run_prepare(const struct args *a, struct run *r)
 	return ret == -EINVAL ? 2 : ret ? 1 : 0;
 }
 
+/*
+ * --repeat N: every job file N times, one round after the other, each round
+ * with a watch of its own so that the CPU windows are that round's. The
+ * first round's watch is r->watch, started before anything ran.
+ */
+static int run_rounds(const struct args *a, struct run *r)
+{
+	const struct rio_fio_host *hosts = r->nhosts ? r->hosts : NULL;
+	int k, ret = 0;
+
+	r->rounds = calloc(a->repeat, sizeof(*r->rounds));
+	r->watches = calloc(a->repeat, sizeof(*r->watches));
+	if (!r->rounds || !r->watches)
+		return -ENOMEM;
+	for (k = 0; k < (int)a->repeat && !ret; k++) {
+		/* A Ctrl-C between rounds stops here: no result is written. */
+		if (rio_spawn_signal_pending())
+			return -EINTR;
+		if (k && rio_runwatch_start(a->remote_cpu, r->hosts, r->nhosts,
+					    &r->watches[k]))
+			return -EIO;
+		fprintf(stderr, "rdmaio: round %d of %u\n", k + 1, a->repeat);
+		r->nrounds = k + 1;
+		ret = run_fio(a, hosts, r->nhosts, r->jf, r->njf, &r->rounds[k],
+			      k ? r->watches[k] : r->watch);
+	}
+	r->in.rounds = r->rounds;
+	r->in.nrounds = r->nrounds;
+	return ret;
+}
+
 /* Runs fio, then builds, validates, writes and reports the result. */
 static int run_execute(const struct args *a, struct run *r)
 {
@@ -368,8 +405,11 @@ static int run_execute(const struct args *a, struct run *r)
 	in->hosts = r->hosts;
 	in->nhosts = r->nhosts;
 	in->link = a->link;
-	ret = run_fio(a, r->nhosts ? r->hosts : NULL, r->nhosts, r->jf, r->njf,
-		      in, r->watch);
+	if (a->repeat > 1)
+		ret = run_rounds(a, r);
+	else
+		ret = run_fio(a, r->nhosts ? r->hosts : NULL, r->nhosts, r->jf,
+			      r->njf, in, r->watch);
 	stop_local(r->srv, r->nhosts);
 	if (!ret)
 		ret = rio_result_build(in, &r->doc, &flagged);
@@ -396,6 +436,14 @@ static void run_free(struct run *r)
 	json_object_put(r->jobs);
 	rio_fiohosts_free(r->hosts, r->nhosts);
 	rio_runwatch_delete(&r->watch);
+	while (r->nrounds--) {
+		json_object_put(r->rounds[r->nrounds].mounts_during_run);
+		json_object_put(r->rounds[r->nrounds].fio_output);
+		json_object_put(r->rounds[r->nrounds].fio_runs);
+		rio_runwatch_delete(&r->watches[r->nrounds]);
+	}
+	free(r->rounds);
+	free(r->watches);
 	free(r->jf);
 	free(r->out);
 }
@@ -431,21 +479,33 @@ static void print_causes(FILE *f, json_object *check, const char *prefix)
 				json_object_array_get_idx(lc, i)));
 }
 
-/* A fio JSON, or a result and the fio output in it (a new reference). */
+/* A result's job files say whose [global] "global options" are. */
+static json_object *result_output(json_object *doc)
+{
+	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
+
+	return o ? rio_fio_attributable(
+			   o, rio_json_len(rio_json_get(doc, "job_files")))
+		 : json_object_get(doc);
+}
+
+static int is_fio_output(json_object *output)
+{
+	return rio_json_str(output, "fio version") &&
+	       rio_fio_entry_count(output);
+}
+
+/* A fio JSON, or a result and the fio output in it (a new reference; NULL
+ * for a result of rounds, whose every round has its own). */
 static int check_input(const char *path, json_object **doc,
 		       json_object **output)
 {
-	json_object *o;
-
 	if (rio_json_load(path, "input", doc))
 		return 1;
-	/* A result's job files say whose [global] "global options" are. */
-	o = rio_json_get(rio_json_get(*doc, "fio"), "output");
-	*output = o ? rio_fio_attributable(
-			      o, rio_json_len(rio_json_get(*doc, "job_files")))
-		    : json_object_get(*doc);
-	if (rio_json_str(*output, "fio version") &&
-	    rio_fio_entry_count(*output))
+	*output = rio_json_len(rio_json_get(*doc, "rounds"))
+			  ? NULL
+			  : result_output(*doc);
+	if (!*output || is_fio_output(*output))
 		return 0;
 	RIO_ERR("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
 		path);
@@ -471,9 +531,57 @@ static void print_checks(json_object *checks, json_object *warnings)
 				    "message"));
 }
 
+/* Checks one run of fio (doc: a fio JSON, a result, a round of one) and
+ * prints them; returns how many are flagged. */
+static int check_run(json_object *doc, json_object *output,
+		     const struct rio_hostmap *map, json_object *links)
+{
+	json_object *checks, *warnings = json_object_new_array();
+	int flagged = 0;
+
+	checks = rio_check_run(output,
+			       rio_json_get(rio_json_get(doc, "fio"), "runs"),
+			       map, links, warnings, &flagged);
+	rio_check_nfs_transport(output, map,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "nfs_mounts_during_run"),
+				checks, &flagged);
+	if (rio_json_get(doc, "fio"))
+		rio_result_check_loopback(doc, map, checks, &flagged);
+	print_checks(checks, warnings);
+	json_object_put(checks);
+	json_object_put(warnings);
+	return flagged;
+}
+
+/* Each round of a result of rounds, as the run of fio it was; -1 when one
+ * holds no fio output. */
+static int check_rounds(const char *path, json_object *doc,
+			const struct rio_hostmap *map, json_object *links)
+{
+	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0;
+	json_object *view, *output;
+
+	for (k = 0; k < n && flagged >= 0; k++) {
+		view = rio_result_round_view(doc, k);
+		output = result_output(view);
+		if (is_fio_output(output)) {
+			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
+			flagged += check_run(view, output, map, links);
+		} else {
+			RIO_ERR("check: %s: round %d holds no fio output with jobs (not an rdmaio result of rounds)",
+				path, k + 1);
+			flagged = -1;
+		}
+		json_object_put(output);
+		json_object_put(view);
+	}
+	return flagged;
+}
+
 static int cmd_check(struct args *a)
 {
-	json_object *doc, *output, *links, *checks, *warnings;
+	json_object *doc, *output, *links;
 	struct rio_hostmap *map = NULL;
 	int flagged = 0, ret = 1;
 
@@ -491,21 +599,9 @@ static int cmd_check(struct args *a)
 	else
 		map = rio_result_hostmap(doc);
 	if (map) {
-		warnings = json_object_new_array();
-		checks = rio_check_run(
-			output, rio_json_get(rio_json_get(doc, "fio"), "runs"),
-			map, links, warnings, &flagged);
-		rio_check_nfs_transport(
-			output, map,
-			rio_json_get(rio_json_get(doc, "environment"),
-				     "nfs_mounts_during_run"),
-			checks, &flagged);
-		if (rio_json_get(doc, "fio"))
-			rio_result_check_loopback(doc, map, checks, &flagged);
-		print_checks(checks, warnings);
-		json_object_put(checks);
-		json_object_put(warnings);
-		ret = flagged ? EXIT_FLAGGED : 0;
+		flagged = output ? check_run(doc, output, map, links)
+				 : check_rounds(a->pos[0], doc, map, links);
+		ret = flagged < 0 ? 1 : flagged ? EXIT_FLAGGED : 0;
 	}
 	rio_hostmap_delete(&map);
 	json_object_put(links);
@@ -562,10 +658,12 @@ static int cmd_cpu_watch(struct args *a)
 	return ret ? 1 : 0;
 }
 
+/* 1 when a regression is beyond noise, so that a CI can gate on it; 2
+ * when nothing could be compared. */
 static int cmd_compare(struct args *a)
 {
 	json_object *old_doc = NULL, *new_doc = NULL;
-	int ret = 1;
+	int ret = 2, n;
 
 	if (a->npos != 2) {
 		RIO_ERR("compare: give two result files (rdmaio compare OLD.json NEW.json)");
@@ -573,8 +671,10 @@ static int cmd_compare(struct args *a)
 	}
 	if (!rio_result_load(a->pos[0], &old_doc) &&
 	    !rio_result_load(a->pos[1], &new_doc)) {
-		rio_compare(old_doc, new_doc, a->noise, stdout);
-		ret = 0;
+		n = rio_compare(old_doc, new_doc, a->noise, stdout);
+		ret = n < 0 ? 2 : n > 0;
+		if (n < 0)
+			RIO_ERR("compare: %s: nothing compared", strerror(-n));
 	}
 	json_object_put(old_doc);
 	json_object_put(new_doc);
@@ -642,7 +742,8 @@ enum {
 	OPT_CSV,
 	OPT_UNITS,
 	OPT_INTERVAL,
-	OPT_MAX_S
+	OPT_MAX_S,
+	OPT_REPEAT
 };
 
 /* An option: its long name, its letter or OPT_ value, its argument. */
@@ -666,6 +767,7 @@ static const struct opt run_opts[] = {
 	{ "fio", OPT_FIO, "PATH" },
 	{ "fio-json", OPT_FIO_JSON, "FILE" },
 	{ "timeout", OPT_TIMEOUT, "S" },
+	{ "repeat", OPT_REPEAT, "N" },
 	{ "remote-env", OPT_REMOTE_ENV, "CMD" },
 	{ "remote-cpu", OPT_REMOTE_CPU, "CMD" },
 	{ NULL, 0, NULL },
@@ -709,7 +811,7 @@ static const struct opt help_opt = { "help", 'h', NULL };
 
 /* Lines after a synopsis's first are indented as "usage: " is long. */
 static const char run_synopsis[] =
-	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [LINK]\n"
+	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
 	"                  [--remote-env CMD] JOB.fio... [--client HOST JOB.fio...]...\n"
 	"       rdmaio run [...] --server-host HOST --client-host HOST JOB.fio...\n"
 	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n";
@@ -729,7 +831,9 @@ static const char run_note[] =
 	"       one (split on blanks, no shell; %h in a word becomes HOST) and\n"
 	"       record the `rdmaio env` document it prints, e.g. 'ssh %h rdmaio env'\n"
 	"--remote-cpu CMD: while fio runs, run CMD per such host (as --remote-env)\n"
-	"       and read the CPU counters it prints, e.g. 'ssh %h rdmaio cpu-watch'\n";
+	"       and read the CPU counters it prints, e.g. 'ssh %h rdmaio cpu-watch'\n"
+	"--repeat N: run the job files N times (1..100), one round after the\n"
+	"       other; the result keeps every round and sums them up as medians\n";
 
 static const char report_note[] =
 	"report: Markdown (verdicts, setup, RDMA vs TCP, jobs, targets, checks);\n"
@@ -740,6 +844,11 @@ static const char cpu_watch_note[] =
 	"cpu-watch: print this host's CPU counters (/proc/stat) as one\n"
 	"       rdmaio-cpu/1 JSON line every MS (100) until S seconds (3600)\n"
 	"       pass or its reader goes away: what --remote-cpu runs remotely\n";
+
+static const char compare_note[] =
+	"compare: exit status 1 when a regression is beyond noise (judged from\n"
+	"       the rounds of `run --repeat N`; by --noise alone with one round),\n"
+	"       0 when none is, 2 on usage errors or a file that is no result\n";
 
 static const char env_note[] =
 	"env:   print this host's versions, host and environment as JSON\n"
@@ -776,7 +885,8 @@ static const struct subcmd subcmds[] = {
 	{ .name = "compare",
 	  .fn = cmd_compare,
 	  .sets = { { NULL, compare_opts } },
-	  .synopsis = "rdmaio compare OLD.json NEW.json [--noise PCT]\n" },
+	  .synopsis = "rdmaio compare OLD.json NEW.json [--noise PCT]\n",
+	  .notes = { compare_note } },
 	{ .name = "env",
 	  .fn = cmd_env,
 	  .sets = { { NULL, env_opts } },
@@ -1084,6 +1194,21 @@ static void getopt_tables(const struct opt_ref *r, struct option *lo, char *so)
 	*so = '\0';
 }
 
+static int rounds(struct args *a, const char *arg)
+{
+	double v;
+
+	if (number("repeat", arg, 1, 100, &v))
+		return -EINVAL;
+	if (v != (unsigned)v) {
+		RIO_ERR("option --repeat: '%s' is not a whole number of rounds (1..100)",
+			arg);
+		return -EINVAL;
+	}
+	a->repeat = (unsigned)v;
+	return 0;
+}
+
 static int units(struct args *a, const char *arg)
 {
 	if (strcmp(arg, "binary") && strcmp(arg, "gbit")) {
@@ -1159,6 +1284,8 @@ static int set_option(struct args *a, int c, char *arg)
 			return -EINVAL;
 		a->max_s = (unsigned)v;
 		break;
+	case OPT_REPEAT:
+		return rounds(a, arg);
 	default:
 		RIO_ERR("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
 			c);
@@ -1213,6 +1340,7 @@ int main(int argc, char **argv)
 			  .argv = argv,
 			  .fio = "fio",
 			  .noise = 5,
+			  .repeat = 1,
 			  .interval_ms = 100,
 			  .max_s = 3600 };
 	const char *cmd = argc > 1 ? argv[1] : NULL, *names[SUBCMDS_MAX];

@@ -20,6 +20,63 @@ static void fmt_lat(char *buf, size_t n, json_object *clat)
 	snprintf(buf, n, "%s / %s / %s", a, b, c);
 }
 
+/* A cell of a median and two bounds, each in RIO_UNITS_LEN. */
+#define SPREAD_LEN (3 * RIO_UNITS_LEN + 16)
+
+/* How many rounds doc holds (rdmaio run --repeat), 0 without rounds. */
+static int rounds_of(json_object *doc)
+{
+	return (int)rio_json_len(rio_json_get(doc, "rounds"));
+}
+
+enum figure { RATE, COUNT, NS };
+
+static void fmt_figure(char *buf, double v, enum figure f, int gbit)
+{
+	if (f == RATE)
+		rio_units_rate(buf, v, gbit);
+	else if (f == COUNT)
+		rio_units_count(buf, v);
+	else
+		rio_units_ns(buf, v);
+}
+
+/* A figure over the rounds, from its spread: "80.0 MiB/s (79.9-80.1 MiB/s)". */
+static void fmt_spread(char *buf, size_t n, json_object *sp, enum figure f,
+		       int gbit)
+{
+	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+
+	if (!sp) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	fmt_figure(m, rio_json_num(sp, "median", NAN), f, gbit);
+	fmt_figure(lo, rio_json_num(sp, "min", NAN), f, gbit);
+	fmt_figure(hi, rio_json_num(sp, "max", NAN), f, gbit);
+	snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+}
+
+/* A ratio over the rounds: its median and the 95 % interval of its
+ * geometric mean, "2.00x (1.98x – 2.02x)". */
+static void fmt_interval(char *buf, size_t n, json_object *rs)
+{
+	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+	double l = rio_json_num(rs, "ci95_low", NAN);
+
+	if (!rs) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	rio_units_ratio(m, rio_json_num(rs, "median", NAN));
+	rio_units_ratio(lo, l);
+	rio_units_ratio(hi, rio_json_num(rs, "ci95_high", NAN));
+	if (isnan(l))
+		snprintf(buf, n, "%s (no interval)", m);
+	else
+		snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+}
+
 /* Labels name the host only when the rows of doc[key] come from several. */
 static int multi_host(json_object *doc, const char *key)
 {
@@ -112,6 +169,36 @@ static void pair_row(json_object *doc, json_object *c,
 		tl, p50, p99);
 }
 
+static void host_cpu_head(json_object *doc, FILE *out)
+{
+	fprintf(out,
+		"CPU seconds per GiB moved, of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window; for a round trip or a small I/O, the ratio is the same per operation):\n\n");
+	if (rounds_of(doc))
+		fprintf(out,
+			"| Workload | Host | RDMA | TCP | RDMA/TCP | over the rounds (95 %% interval) |\n|---|---|---:|---:|---:|---:|\n");
+	else
+		fprintf(out,
+			"| Workload | Host | RDMA | TCP | RDMA/TCP |\n|---|---|---:|---:|---:|\n");
+}
+
+/* The cell of a pair's CPU ratio on host over the rounds. */
+static void host_cpu_interval(json_object *c, const char *host, FILE *out)
+{
+	json_object *hc = rio_json_get(rio_json_get(c, "over_rounds"),
+				       "host_cpu_per_gib"),
+		    *h, *ratio = NULL;
+	char cell[SPREAD_LEN];
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hc); i++) {
+		h = json_object_array_get_idx(hc, i);
+		if (!strcmp(rio_json_str(h, "host") ?: "", host ?: ""))
+			ratio = rio_json_get(h, "ratio");
+	}
+	fmt_interval(cell, sizeof(cell), ratio);
+	fprintf(out, " %s |", cell);
+}
+
 /* Each watched host's busy CPU per GiB under each side of a pair. */
 static void host_cpu_table(json_object *doc, FILE *out)
 {
@@ -127,14 +214,16 @@ static void host_cpu_table(json_object *doc, FILE *out)
 		for (j = 0; j < rio_json_len(hc); j++) {
 			h = json_object_array_get_idx(hc, j);
 			if (!rows++)
-				fprintf(out,
-					"CPU seconds per GiB moved, of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window; for a round trip or a small I/O, the ratio is the same per operation):\n\n"
-					"| Workload | Host | RDMA | TCP | RDMA/TCP |\n|---|---|---:|---:|---:|\n");
+				host_cpu_head(doc, out);
 			rio_units_ratio(ra, rio_json_num(h, "ratio", NAN));
-			fprintf(out, "| %s | %s | %.3g s | %.3g s | %s |\n", l,
+			fprintf(out, "| %s | %s | %.3g s | %.3g s | %s |", l,
 				rio_json_str(h, "host"),
 				rio_json_num(h, "rdma_s", NAN),
 				rio_json_num(h, "tcp_s", NAN), ra);
+			if (rounds_of(doc))
+				host_cpu_interval(c, rio_json_str(h, "host"),
+						  out);
+			fprintf(out, "\n");
 		}
 	}
 	if (rows)
@@ -175,6 +264,47 @@ static void cpu_table(json_object *doc, FILE *out)
 		fprintf(out, "\n");
 }
 
+static void rounds_row(json_object *doc, json_object *c,
+		       const struct rio_report_opts *o, FILE *out)
+{
+	json_object *ov = rio_json_get(c, "over_rounds");
+	json_object *r = rio_json_get(ov, "rdma"), *t = rio_json_get(ov, "tcp");
+	char l[512], rb[SPREAD_LEN], tb[SPREAD_LEN], ri[SPREAD_LEN],
+		ti[SPREAD_LEN], ra[SPREAD_LEN], ia[SPREAD_LEN], p50[SPREAD_LEN],
+		p99[SPREAD_LEN];
+
+	rio_report_pair_label(l, sizeof(l), doc, c);
+	fmt_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"), RATE, o->gbit);
+	fmt_spread(tb, sizeof(tb), rio_json_get(t, "bw_bytes"), RATE, o->gbit);
+	fmt_spread(ri, sizeof(ri), rio_json_get(r, "iops"), COUNT, 0);
+	fmt_spread(ti, sizeof(ti), rio_json_get(t, "iops"), COUNT, 0);
+	fmt_interval(ra, sizeof(ra), rio_json_get(ov, "bw_ratio"));
+	fmt_interval(ia, sizeof(ia), rio_json_get(ov, "iops_ratio"));
+	fmt_interval(p50, sizeof(p50), rio_json_get(ov, "p50_ratio"));
+	fmt_interval(p99, sizeof(p99), rio_json_get(ov, "p99_ratio"));
+	fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
+		(int)rio_json_num(ov, "rounds", 0), rb, tb, ra, ri, ti, ia, p50,
+		p99);
+}
+
+/* Each pair over the rounds: how far the rounds spread, how sure a ratio is. */
+static void rounds_table(json_object *doc, const struct rio_report_opts *o,
+			 FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	size_t i;
+
+	fprintf(out,
+		"Over the %d rounds: each side's median (smallest – largest round), and each RDMA/TCP ratio's median (95 %% interval of its geometric mean over the rounds, Student's t on the rounds' log ratios; RDMA and TCP of one round paired):\n\n",
+		rounds_of(doc));
+	fprintf(out,
+		"| Workload | Rounds | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | p50 RDMA/TCP | p99 RDMA/TCP |\n"
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(cs); i++)
+		rounds_row(doc, json_object_array_get_idx(cs, i), o, out);
+	fprintf(out, "\n");
+}
+
 static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
 			      FILE *out)
 {
@@ -182,6 +312,10 @@ static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
 	size_t i;
 
 	fprintf(out, "## RDMA vs TCP\n\n");
+	if (rounds_of(doc) && rio_json_len(cs))
+		fprintf(out,
+			"Medians of the %d rounds: each figure and each ratio is the median over the rounds (a ratio of its rounds' own ratios).\n\n",
+			rounds_of(doc));
 	if (!rio_json_len(cs)) {
 		fprintf(out,
 			"No workload has both a \"-rdma\" and a \"-tcp\" job.\n\n");
@@ -194,6 +328,8 @@ static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
 	for (i = 0; i < rio_json_len(cs); i++)
 		pair_row(doc, json_object_array_get_idx(cs, i), o, out);
 	fprintf(out, "\n");
+	if (rounds_of(doc))
+		rounds_table(doc, o, out);
 	host_cpu_table(doc, out);
 	cpu_table(doc, out);
 }
@@ -229,12 +365,30 @@ static void fmt_cpu(char *buf, size_t n, json_object *cpu)
 	}
 }
 
+/* A job's bandwidth and IOPS: with rounds, their range over the rounds. */
+static void job_figures(char *bw, char *iops, json_object *r, const char *dir,
+			const struct rio_report_opts *o)
+{
+	json_object *d = rio_json_get(r, dir);
+	json_object *ov = rio_json_get(rio_json_get(r, "over_rounds"), dir);
+
+	if (ov) {
+		fmt_spread(bw, SPREAD_LEN, rio_json_get(ov, "bw_bytes"), RATE,
+			   o->gbit);
+		fmt_spread(iops, SPREAD_LEN, rio_json_get(ov, "iops"), COUNT,
+			   0);
+		return;
+	}
+	rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN), o->gbit);
+	rio_units_count(iops, rio_json_num(d, "iops", NAN));
+}
+
 static void job_rows(json_object *doc, const struct rio_report_opts *o,
 		     int targets, FILE *out)
 {
 	static const char *const dirs[] = { "read", "write" };
 	json_object *rs = rio_json_get(doc, "results"), *r, *d;
-	char l[512], bw[RIO_UNITS_LEN], iops[RIO_UNITS_LEN], lat[128], cpu[96];
+	char l[512], bw[SPREAD_LEN], iops[SPREAD_LEN], lat[128], cpu[96];
 	size_t i;
 	int k;
 
@@ -249,9 +403,7 @@ static void job_rows(json_object *doc, const struct rio_report_opts *o,
 				continue;
 			label(l, sizeof(l), r, "jobname", dirs[k],
 			      multi_host(doc, "results"));
-			rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN),
-				       o->gbit);
-			rio_units_count(iops, rio_json_num(d, "iops", NAN));
+			job_figures(bw, iops, r, dirs[k], o);
 			fmt_lat(lat, sizeof(lat), rio_json_get(d, "clat_ns"));
 			if (targets)
 				fprintf(out, "| %s | %s | %s | %s |\n", l, bw,
@@ -278,6 +430,10 @@ static void jobs_table(json_object *doc, const struct rio_report_opts *o,
 		       FILE *out)
 {
 	fprintf(out, "## Jobs\n\n");
+	if (rounds_of(doc))
+		fprintf(out,
+			"Medians of the %d rounds; bandwidth and IOPS with the smallest and the largest round.\n\n",
+			rounds_of(doc));
 	fprintf(out,
 		"| Job | Bandwidth | IOPS | p50 / p99 / p99.9 | fio CPU usr + sys |\n");
 	fprintf(out, "|---|---:|---:|---:|---:|\n");
@@ -528,6 +684,10 @@ static void setup(json_object *doc, FILE *out)
 	setup_mounts(doc, out);
 	setup_fio_hosts(doc, out);
 	setup_remote(doc, out);
+	if (rounds_of(doc))
+		fprintf(out,
+			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
+			rounds_of(doc), rounds_of(doc));
 	if (has_warning(doc, "software-rdma"))
 		fprintf(out,
 			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
@@ -556,6 +716,21 @@ static int flagged(json_object *c, const char *name, const char *host)
 	       (!host || !strcmp(rio_json_str(c, "host"), host));
 }
 
+/* " (rounds 1, 3)": the rounds a check of a result of rounds came from. */
+static void print_rounds(json_object *c, FILE *out)
+{
+	json_object *rs = rio_json_get(c, "rounds");
+	size_t i, n = rio_json_len(rs);
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%d",
+			i	? ", "
+			: n > 1 ? " (rounds "
+				: " (round ",
+			json_object_get_int(json_object_array_get_idx(rs, i)));
+	fprintf(out, "%s\n", n ? ")" : "");
+}
+
 /* A one-host run flags every job with a peer: one entry per host, naming
  * the jobs ("job NAME on HOST: ..." is how each check begins). */
 static void print_loopback(json_object *checks, size_t first, FILE *out)
@@ -578,7 +753,8 @@ static void print_loopback(json_object *checks, size_t first, FILE *out)
 			fprintf(out, "%s%.*s", n++ ? ", " : "",
 				(int)(on - m - 4), m + 4);
 	}
-	fprintf(out, "); the first: %s\n", rio_json_str(c0, "message"));
+	fprintf(out, "); the first: %s", rio_json_str(c0, "message"));
+	print_rounds(c0, out);
 	print_causes(c0, out);
 }
 
@@ -594,9 +770,10 @@ static int print_flagged(json_object *checks, FILE *out)
 			continue;
 		any = 1;
 		if (strcmp(rio_json_str(c, "name"), "loopback")) {
-			fprintf(out, "- FLAGGED %s: %s\n",
+			fprintf(out, "- FLAGGED %s: %s",
 				rio_json_str(c, "name"),
 				rio_json_str(c, "message"));
+			print_rounds(c, out);
 			print_causes(c, out);
 			continue;
 		}

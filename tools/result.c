@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,10 +17,31 @@
 #include "log.h"
 #include "remote.h"
 #include "result.h"
+#include "rounds.h"
 #include "schema.h"
 #include "strv.h"
 #include "summary.h"
 
+/* argv, exit_status and, with several, runs of one run of fio. */
+static void fio_run_add(json_object *f, const struct rio_result_in *r)
+{
+	/* One fio run usually; a run split by role has one per job file. */
+	json_object_object_add(
+		f, "argv",
+		rio_json_len(r->fio_runs)
+			? json_object_get(rio_json_get(
+				  json_object_array_get_idx(r->fio_runs, 0),
+				  "argv"))
+			: NULL);
+	if (r->fio_runs && rio_json_len(r->fio_runs) > 1)
+		json_object_object_add(f, "runs", json_object_get(r->fio_runs));
+	json_object_object_add(
+		f, "exit_status",
+		r->imported_from ? NULL
+				 : json_object_new_int(r->fio_exit_status));
+}
+
+/* With rounds, each round's fio runs and output are in its own "fio". */
 static json_object *fio_block(const struct rio_result_in *in,
 			      const struct rio_hostmap *map)
 {
@@ -29,21 +51,9 @@ static json_object *fio_block(const struct rio_result_in *in,
 	json_object_object_add(
 		f, "source",
 		json_object_new_string(in->imported_from ? "imported" : "run"));
-	/* One fio run usually; a run split by role has one per job file. */
-	json_object_object_add(
-		f, "argv",
-		rio_json_len(in->fio_runs)
-			? json_object_get(rio_json_get(
-				  json_object_array_get_idx(in->fio_runs, 0),
-				  "argv"))
-			: NULL);
-	if (in->fio_runs && rio_json_len(in->fio_runs) > 1)
-		json_object_object_add(f, "runs",
-				       json_object_get(in->fio_runs));
-	json_object_object_add(
-		f, "exit_status",
-		in->imported_from ? NULL
-				  : json_object_new_int(in->fio_exit_status));
+	fio_run_add(f, in->nrounds > 1 ? in->rounds : in);
+	if (in->nrounds > 1)
+		json_object_object_del(f, "runs");
 	if (in->imported_from)
 		json_object_object_add(
 			f, "imported_from",
@@ -57,7 +67,9 @@ static json_object *fio_block(const struct rio_result_in *in,
 		json_object_object_add(f, "hosts",
 				       rio_fiohosts_json(in->hosts, in->nhosts,
 							 map));
-	json_object_object_add(f, "output", json_object_get(in->fio_output));
+	if (in->nrounds <= 1)
+		json_object_object_add(f, "output",
+				       json_object_get(in->fio_output));
 	return f;
 }
 
@@ -208,8 +220,10 @@ const char *rio_result_caveat(json_object *warnings)
 	return NULL;
 }
 
-/* A host whose CPU could not be followed says so, with the fix. */
-static void cpu_warnings(json_object *cpu, json_object *warnings)
+/* A host whose CPU could not be followed says so, with the fix; pre
+ * names the round ("" without rounds). */
+static void cpu_warnings(json_object *cpu, json_object *warnings,
+			 const char *pre)
 {
 	json_object *hosts = rio_json_get(cpu, "hosts"), *h;
 	const char *cmd;
@@ -222,8 +236,8 @@ static void cpu_warnings(json_object *cpu, json_object *warnings)
 			continue;
 		rio_warn_add(
 			warnings, "cpu-not-watched",
-			"host %s: %s gave %d CPU readings (%d lines that were not rdmaio-cpu/1 readings): its CPU is not in the result; %s",
-			rio_json_str(h, "host"), cmd ? cmd : "/proc/stat",
+			"%shost %s: %s gave %d CPU readings (%d lines that were not rdmaio-cpu/1 readings): its CPU is not in the result; %s",
+			pre, rio_json_str(h, "host"), cmd ? cmd : "/proc/stat",
 			(int)rio_json_num(h, "readings", 0),
 			(int)rio_json_num(h, "bad_lines", 0),
 			cmd ? "run the command by hand: it must print `rdmaio cpu-watch` lines until stopped"
@@ -231,55 +245,214 @@ static void cpu_warnings(json_object *cpu, json_object *warnings)
 	}
 	if (cpu && !json_object_get_boolean(rio_json_get(cpu, "matched")))
 		rio_warn_add(warnings, "cpu-not-attributed",
-			     "the hosts' CPU is not attributed to jobs: %s",
-			     rio_json_str(cpu, "match"));
+			     "%sthe hosts' CPU is not attributed to jobs: %s",
+			     pre, rio_json_str(cpu, "match"));
+}
+
+/* What one run of fio (r: in itself, or a round of it) was measured in. */
+struct measure {
+	const struct rio_result_in *in, *r;
+	const struct rio_hostmap *map;
+	json_object *links, *host, *warnings;
+	const char *caveat, *pre;
+};
+
+/*
+ * Adds results, comparisons with their verdicts and cpu to dst (the result,
+ * or a round of it). Returns the fio output they came from (a new
+ * reference), for the checks.
+ */
+static json_object *measure(json_object *dst, const struct measure *m)
+{
+	json_object *output;
+
+	output = rio_fio_attributable(m->r->fio_output,
+				      rio_json_len(m->in->job_files));
+	json_object_object_add(dst, "results",
+			       rio_summary_results(output, m->map,
+						   m->in->job_files));
+	json_object_object_add(dst, "comparisons",
+			       rio_derive_comparisons(output, m->map));
+	if (m->r->cpu) {
+		const struct rio_cpucost_in c = {
+			.results = rio_json_get(dst, "results"),
+			.comparisons = rio_json_get(dst, "comparisons"),
+			.output = output,
+			.map = m->map,
+			.cpu = m->r->cpu,
+			.tasks = m->r->tasks,
+			.ntasks = m->r->ntasks,
+			.hosts = m->in->hosts,
+			.nhosts = m->in->nhosts,
+		};
+
+		json_object_object_add(dst, "cpu", rio_cpucost_attribute(&c));
+		cpu_warnings(rio_json_get(dst, "cpu"), m->warnings, m->pre);
+	}
+	rio_derive_verdicts(rio_json_get(dst, "comparisons"), m->caveat);
+	return output;
+}
+
+/* The checks of one run of fio, on the fio output measure() returned. */
+static json_object *run_checks(const struct measure *m, json_object *output,
+			       json_object *warnings, int *flagged)
+{
+	json_object *checks, *facts;
+	int n = 0;
+
+	checks = rio_check_run(output, m->r->fio_runs, m->map, m->links,
+			       warnings, flagged);
+	rio_check_nfs_transport(output, m->map, m->r->mounts_during_run, checks,
+				flagged);
+	facts = host_facts(m->in->remote_hosts, m->host,
+			   m->r->mounts_during_run);
+	rio_check_loopback(output, m->map, facts, checks, &n);
+	*flagged += n;
+	json_object_put(facts);
+	return checks;
 }
 
 /* results, comparisons and checks, every host by its name. */
-static void add_measurements(json_object *doc, const struct rio_result_in *in,
-			     const struct rio_hostmap *map, json_object *links,
-			     json_object *warnings, int *flagged)
+static void add_measurements(json_object *doc, const struct measure *m,
+			     int *flagged)
 {
-	json_object *output, *checks, *facts;
-	int n;
+	json_object *output = measure(doc, m);
 
-	output = rio_fio_attributable(in->fio_output,
-				      rio_json_len(in->job_files));
-	json_object_object_add(doc, "results",
-			       rio_summary_results(output, map, in->job_files));
-	json_object_object_add(doc, "comparisons",
-			       rio_derive_comparisons(output, map));
-	if (in->cpu) {
-		const struct rio_cpucost_in c = {
-			.results = rio_json_get(doc, "results"),
-			.comparisons = rio_json_get(doc, "comparisons"),
-			.output = output,
-			.map = map,
-			.cpu = in->cpu,
-			.tasks = in->tasks,
-			.ntasks = in->ntasks,
-			.hosts = in->hosts,
-			.nhosts = in->nhosts,
-		};
-
-		json_object_object_add(doc, "cpu", rio_cpucost_attribute(&c));
-		cpu_warnings(rio_json_get(doc, "cpu"), warnings);
-	}
-	rio_derive_verdicts(rio_json_get(doc, "comparisons"),
-			    rio_result_caveat(warnings));
-	json_object_object_add(doc, "links", json_object_get(links));
-	checks = rio_check_run(output, in->fio_runs, map, links, warnings,
-			       flagged);
-	rio_check_nfs_transport(output, map, in->mounts_during_run, checks,
-				flagged);
-	facts = host_facts(in->remote_hosts, rio_json_get(doc, "host"),
-			   in->mounts_during_run);
-	n = 0;
-	rio_check_loopback(output, map, facts, checks, &n);
-	*flagged += n;
-	json_object_put(facts);
+	json_object_object_add(doc, "links", json_object_get(m->links));
+	json_object_object_add(doc, "checks",
+			       run_checks(m, output, m->warnings, flagged));
 	json_object_put(output);
+}
+
+/* Whether two checks are the same but for the rounds they came out in. */
+static bool same_check(json_object *a, json_object *b)
+{
+	int n = 0;
+
+	json_object_object_foreach(a, key, val)
+	{
+		if (!strcmp(key, "rounds"))
+			continue;
+		if (!json_object_object_get_ex(b, key, NULL) ||
+		    !json_object_equal(val, rio_json_get(b, key)))
+			return false;
+		n++;
+	}
+	return n == json_object_object_length(b);
+}
+
+/* A round's checks join the result's once each, with the rounds that
+ * gave them: a loopback is the same every round, a ceiling is not. */
+static void merge_checks(json_object *all, json_object *checks, int round)
+{
+	json_object *c, *d, *rounds;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		for (j = 0, d = NULL; j < rio_json_len(all) && !d; j++)
+			if (same_check(json_object_array_get_idx(all, j), c))
+				d = json_object_array_get_idx(all, j);
+		if (!d) {
+			d = json_object_get(c);
+			json_object_object_add(d, "rounds",
+					       json_object_new_array());
+			json_object_array_add(all, d);
+		}
+		rounds = rio_json_get(d, "rounds");
+		json_object_array_add(rounds, json_object_new_int(round));
+	}
+}
+
+/* Adds each of items that all lacks: a warning every round gives (no
+ * link known) is said once, a mount every round saw is listed once. */
+static void add_unique(json_object *all, json_object *items)
+{
+	json_object *w;
+	size_t i, j;
+	bool seen;
+
+	for (i = 0; i < rio_json_len(items); i++) {
+		w = json_object_array_get_idx(items, i);
+		for (j = 0, seen = false; j < rio_json_len(all) && !seen; j++)
+			seen = json_object_equal(
+				json_object_array_get_idx(all, j), w);
+		if (!seen)
+			json_object_array_add(all, json_object_get(w));
+	}
+}
+
+/* Round k (1-based) of the result: its fio run, mounts and measurements. */
+static json_object *round_json(const struct measure *m, int k,
+			       json_object *checks, int *flagged)
+{
+	json_object *round = json_object_new_object(), *f, *output, *ws, *cs;
+	char pre[32];
+	struct measure rm = *m;
+
+	snprintf(pre, sizeof(pre), "round %d: ", k);
+	rm.r = &m->in->rounds[k - 1];
+	rm.pre = pre;
+	json_object_object_add(round, "round", json_object_new_int(k));
+	f = json_object_new_object();
+	fio_run_add(f, rm.r);
+	json_object_object_add(f, "output", json_object_get(rm.r->fio_output));
+	json_object_object_add(round, "fio", f);
+	json_object_object_add(round, "nfs_mounts_during_run",
+			       json_object_get(rm.r->mounts_during_run));
+	output = measure(round, &rm);
+	ws = json_object_new_array();
+	cs = run_checks(&rm, output, ws, flagged);
+	merge_checks(checks, cs, k);
+	add_unique(m->warnings, ws);
+	json_object_put(cs);
+	json_object_put(ws);
+	json_object_put(output);
+	return round;
+}
+
+/*
+ * Every round kept in rounds[], and results and comparisons summed up over
+ * them: medians, with the spread in over_rounds, and verdicts that say so.
+ * A check flagged in any round is flagged in the result.
+ */
+static void add_rounds(json_object *doc, const struct measure *m, int *flagged)
+{
+	json_object *rounds = json_object_new_array();
+	json_object *checks = json_object_new_array();
+	char caveat[256];
+	int k, f = 0;
+
+	for (k = 1; k <= m->in->nrounds; k++)
+		json_object_array_add(rounds, round_json(m, k, checks, &f));
+	json_object_object_add(doc, "rounds", rounds);
+	json_object_object_add(doc, "results", rio_rounds_results(rounds));
+	json_object_object_add(doc, "comparisons",
+			       rio_rounds_comparisons(rounds));
+	snprintf(caveat, sizeof(caveat), "median of %d rounds%s%s",
+		 m->in->nrounds, m->caveat ? "; " : "", m->caveat ?: "");
+	rio_derive_verdicts(rio_json_get(doc, "comparisons"), caveat);
+	json_object_object_add(doc, "links", json_object_get(m->links));
 	json_object_object_add(doc, "checks", checks);
+	for (k = 0; k < (int)rio_json_len(checks); k++)
+		*flagged += !strcmp(
+			rio_json_str(json_object_array_get_idx(checks, k),
+				     "status"),
+			"flagged");
+}
+
+/* Every distinct NFS mount any round saw. */
+static json_object *mounts_seen(const struct rio_result_in *in)
+{
+	json_object *all;
+	int k;
+
+	if (in->nrounds <= 1)
+		return json_object_get(in->mounts_during_run);
+	all = json_object_new_array();
+	for (k = 0; k < in->nrounds; k++)
+		add_unique(all, in->rounds[k].mounts_during_run);
+	return all;
 }
 
 int rio_result_build(const struct rio_result_in *in, json_object **out,
@@ -289,6 +462,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	struct rio_hostmap *map;
 	char created[32], *sdir;
 	time_t now = time(NULL);
+	struct measure m;
 	struct tm tm;
 
 	warnings = json_object_new_array();
@@ -296,8 +470,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	sdir = rio_host_self_dir();
 	env = rio_envstatus_gather(in->root, sdir, warnings);
 	free(sdir);
-	json_object_object_add(env, "nfs_mounts_during_run",
-			       json_object_get(in->mounts_during_run));
+	json_object_object_add(env, "nfs_mounts_during_run", mounts_seen(in));
 	links = rio_check_links(&in->link, rio_json_get(env, "status"));
 	map = hostmap_build(in, rio_json_str(host, "hostname"));
 	if (!links || !map) {
@@ -329,7 +502,18 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	if (in->remote_hosts)
 		json_object_object_add(doc, "remote_hosts",
 				       json_object_get(in->remote_hosts));
-	add_measurements(doc, in, map, links, warnings, flagged);
+	m = (struct measure){ .in = in,
+			      .r = in,
+			      .map = map,
+			      .links = links,
+			      .host = host,
+			      .warnings = warnings,
+			      .caveat = rio_result_caveat(warnings),
+			      .pre = "" };
+	if (in->nrounds > 1)
+		add_rounds(doc, &m, flagged);
+	else
+		add_measurements(doc, &m, flagged);
 	json_object_put(links);
 	json_object_object_add(doc, "warnings", warnings);
 	rio_hostmap_delete(&map);
@@ -353,6 +537,59 @@ void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
 	rio_check_loopback(output, map, facts, checks, flagged);
 	json_object_put(output);
 	json_object_put(facts);
+}
+
+/* A copy of obj whose member key is val instead (a new reference). */
+static json_object *with_member(json_object *obj, const char *key,
+				json_object *val)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_foreach(obj, k, v)
+	{
+		if (strcmp(k, key))
+			json_object_object_add(o, k, json_object_get(v));
+	}
+	json_object_object_add(o, key, json_object_get(val));
+	return o;
+}
+
+json_object *rio_result_round_view(json_object *doc, int i)
+{
+	static const char *const own[] = { "results", "comparisons", "cpu",
+					   NULL };
+	json_object *rounds = rio_json_get(doc, "rounds"), *r, *v, *f, *env;
+	int k;
+
+	if (!rio_json_len(rounds))
+		return i ? NULL : json_object_get(doc);
+	if (i < 0 || i >= (int)rio_json_len(rounds))
+		return NULL;
+	r = json_object_array_get_idx(rounds, i);
+	f = json_object_get(rio_json_get(doc, "fio"));
+	json_object_object_foreach(rio_json_get(r, "fio"), key, val)
+	{
+		v = with_member(f, key, val);
+		json_object_put(f);
+		f = v;
+	}
+	env = with_member(rio_json_get(doc, "environment"),
+			  "nfs_mounts_during_run",
+			  rio_json_get(r, "nfs_mounts_during_run"));
+	v = with_member(doc, "fio", f);
+	json_object_put(f);
+	f = with_member(v, "environment", env);
+	json_object_put(v);
+	json_object_put(env);
+	json_object_object_del(f, "rounds");
+	for (k = 0; own[k]; k++) {
+		json_object_object_del(f, own[k]);
+		if (rio_json_get(r, own[k]))
+			json_object_object_add(
+				f, own[k],
+				json_object_get(rio_json_get(r, own[k])));
+	}
+	return f;
 }
 
 struct rio_hostmap *rio_result_hostmap(json_object *doc)

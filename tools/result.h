@@ -31,6 +31,13 @@ struct rio_result_in {
 	struct rio_cpuwatch *cpu; /* the hosts' CPU during the run, or NULL */
 	const struct rio_task *tasks; /* fio's job tasks seen on this host */
 	int ntasks;
+	/*
+	 * rdmaio run --repeat N with N > 1: each round's fio_runs,
+	 * fio_exit_status, fio_output, mounts_during_run, cpu, tasks and
+	 * ntasks, which in's own then leaves unused; NULL: one run, in's.
+	 */
+	const struct rio_result_in *rounds;
+	int nrounds;
 };
 
 /*
@@ -63,6 +70,14 @@ void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
  * nothing limits them.
  */
 const char *rio_result_caveat(json_object *warnings);
+
+/*
+ * The result doc as if it had round i (0-based) only: that round's fio,
+ * NFS mounts, results, comparisons and cpu with doc's other members, for
+ * the checks of one fio run. doc itself when it has no rounds. A new
+ * reference; NULL when i is out of range.
+ */
+json_object *rio_result_round_view(json_object *doc, int i);
 
 /* Loads a result and checks it against the schema; prints why not. */
 int rio_result_load(const char *path, json_object **doc);

@@ -1,0 +1,120 @@
+#!/bin/bash
+# Rounds and honest noise on the host, with fio's psync engine: `rdmaio run
+# --repeat 3` keeps every round and sums them up (medians, ranges, the
+# ratios' intervals, recomputed in Python), the report shows them, check
+# checks each round, and compare judges changes from the rounds: two runs
+# of the same jobs are within noise (exit 0), a halved bandwidth is beyond
+# it (exit 1), and a one-round result says that its noise is unknown.
+# Usage: tests/tools/rounds-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
+rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
+schema=$repo/results-schema/result.schema.json
+tool=$here/rounds-tool.py
+tmp=$(mktemp -d /tmp/rdmaio-rounds.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# A bandwidth pair and a round-trip pair, each side held to its rate, one
+# second each: RDMA's bandwidth is twice TCP's in every round.
+cat >pair.fio <<JOB
+[global]
+ioengine=psync
+filename=$tmp/data
+size=16m
+time_based
+runtime=1
+[seq-read-rdma]
+bs=64k
+rw=read
+rate=80m
+stonewall
+[seq-read-tcp]
+bs=64k
+rw=read
+rate=40m
+stonewall
+[rtt-rdma]
+bs=4k
+rw=randread
+rate=8m
+stonewall
+[rtt-tcp]
+bs=4k
+rw=randread
+rate=2m
+stonewall
+JOB
+py() { python3 "$tool" "$@"; }
+valid() { python3 "$here/result-tool.py" validate "$schema" "$@"; }
+# compare OLD NEW STATUS OUT: compare's output into OUT, with that status.
+compare_is() {
+	local rc=0
+	"$rdmaio" compare "$1" "$2" >"$4" 2>&1 || rc=$?
+	[ "$rc" = "$3" ] || { cat "$4"; echo "exit $rc, want $3"; return 1; }
+}
+# Every line of a table of changes in FILE matches the extended REGEX.
+rows_all() {
+	! grep '^| ' "$1" | grep -Ev '^\| (Job|Pair) \|' | grep -Ev -- "$2"
+}
+
+check "run --repeat 3 keeps three rounds" \
+	bash -c "'$rdmaio' run --repeat 3 -o a.json pair.fio >a.out 2>a.err &&
+		grep -qx 'rdmaio: round 3 of 3' a.err"
+check "... and the result validates with python3-jsonschema" valid a.json
+check "... each round's results are its fio's numbers; medians, ranges and intervals are the rounds'" \
+	py rounds a.json 3
+"$rdmaio" report a.json >a.md
+check "report shows each pair's median with its range and each ratio's interval" \
+	py report a.md a.json
+check "check checks every round" \
+	bash -c "'$rdmaio' check a.json >check.out; test \$? = 3 &&
+		grep -qx 'round 3 of 3:' check.out && grep -q '^flagged nfs-transport' check.out"
+
+check "the same jobs run again, --repeat 3" \
+	"$rdmaio" run --repeat 3 -o b.json pair.fio
+check "two runs of the same jobs compare within noise, exit 0" compare_is a.json b.json 0 ab.md
+check "... every figure within noise, judged by the rule for rounds" \
+	bash -c "grep -q '^Old result: 3 rounds; new result: 3 rounds' ab.md &&
+		grep -q 'Welch' ab.md && grep -q '^| seq-read (read) | bandwidth | ' ab.md"
+# A figure known in one round only (the CPU of a round whose tasks did not
+# match its jobs) has no measured noise: within --noise, said so.
+within='\| within (noise|--noise \(noise unknown\)) \|$'
+check "... (every row)" rows_all ab.md "$within"
+check "a result compared with itself: no change at all, exit 0" compare_is a.json a.json 0 aa.md
+check "... (every row)" rows_all aa.md "\\| \\+0\\.0% \\| (1|-) $within"
+
+py halve a.json seq-read-rdma half.json
+check "a halved bandwidth in every round is beyond noise, a regression: exit 1" \
+	compare_is a.json half.json 1 half.md
+check "... the job's bandwidth and the pair's ratio, nothing else" \
+	bash -c "grep -q '^| seq-read-rdma (read) | MiB/s | .* | -50.0% | .* | \*\*beyond noise\*\*, worse |$' half.md &&
+		grep -q '^| seq-read (read) | bandwidth | .* | -50.0% | .* | \*\*beyond noise\*\*, worse |$' half.md &&
+		test \$(grep -c 'beyond noise\*\*' half.md) = 2"
+check "... the other way round an improvement: exit 0" compare_is half.json a.json 0 back.md
+check "... (said so)" grep -q '| +100.0% | .* | \*\*beyond noise\*\*, better |$' back.md
+
+check "run without --repeat writes one round, as before" \
+	bash -c "'$rdmaio' run -o one.json pair.fio >/dev/null && python3 '$tool' one-round one.json &&
+		python3 '$here/result-tool.py' validate '$schema' one.json"
+check "one round against three: run-to-run noise is unknown, said plainly" \
+	bash -c "'$rdmaio' compare one.json a.json >oa.md; test \$? -lt 2 &&
+		grep -q '^\*\*Run-to-run noise is unknown\*\*: the old result has one round only' oa.md"
+check "... on every row" rows_all oa.md '\(noise unknown\)'
+py halve one.json seq-read-rdma one-half.json
+check "... judged by --noise alone, and so marked: a halved bandwidth, exit 1" \
+	compare_is one.json one-half.json 1 oh.md
+check "... (the row)" grep -q '^| seq-read-rdma (read) | MiB/s | .* | -50.0% | - | \*\*beyond noise\*\* by --noise alone (noise unknown), worse |$' oh.md
+check_fails "--repeat takes 1..100 rounds" 2 "'0' is not a number in 1..100" \
+	"$rdmaio" run --repeat 0 -o bad.json pair.fio
+check_fails "... whole ones" 2 "not a whole number of rounds" \
+	"$rdmaio" run --repeat 2.5 -o bad.json pair.fio
+check_fails "--repeat with --fio-json is refused" 2 "imports one finished run" \
+	"$rdmaio" run --repeat 2 --fio-json a.json -o bad.json
+python3 "$here/result-tool.py" fio-output one.json fio.json
+check_fails "compare of a file that is no result: exit 2" 2 "fio.json: not an rdmaio result" \
+	"$rdmaio" compare a.json fio.json
+check "no refused run wrote a result" test ! -e bad.json
+done_testing

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_ROUNDS_H
+#define RDMAIO_TOOLS_ROUNDS_H
+
+#include <json-c/json.h>
+
+/*
+ * A result of several rounds (rdmaio run --repeat N) keeps each round's
+ * results and comparisons in rounds[], and sums them up at the top: each
+ * entry matched across the rounds (results by host, job name and
+ * occurrence; comparisons by host, workload and directions) with every
+ * number the median over the rounds that have it, and an "over_rounds"
+ * member holding the spread of the figures that matter (median, min and
+ * max; for the RDMA/TCP ratios also their geometric mean and its 95 % t
+ * interval on log ratios, see stats.h).
+ */
+
+/* The level of the ratios' intervals. */
+#define RIO_ROUNDS_LEVEL 0.95
+
+/* The top-level "results" of rounds (the rounds[] array of a result). */
+json_object *rio_rounds_results(json_object *rounds);
+
+/* The top-level "comparisons", without verdicts (rio_derive_verdicts). */
+json_object *rio_rounds_comparisons(json_object *rounds);
+
+/* How many rounds doc holds: rounds[]'s length, or 1 without it (or with
+ * an empty one). */
+int rio_rounds_count(json_object *doc);
+
+/* Round i of doc (0-based): rounds[i], or doc itself without them; its
+ * "results" and "comparisons" are that round's. Not a new reference. */
+json_object *rio_rounds_get(json_object *doc, int i);
+
+/* How many entries of arr (results or comparisons) before arr[i] are the
+ * same job or pair: numjobs without group_reporting repeats a name. */
+int rio_rounds_occurrence(json_object *arr, size_t i);
+
+/* The occ-th (0-based) entry of arr that is e's job (same host and job
+ * name) or pair (same host, workload and directions); NULL when none. */
+json_object *rio_rounds_find(json_object *arr, json_object *e, int occ);
+
+/* The number at a dotted path ("read.clat_ns.p50"), NaN when absent. */
+double rio_rounds_num(json_object *o, const char *path);
+
+#endif
