@@ -1,9 +1,12 @@
 # rdmaio — see README.md. `make deps` once, then `make`, `make test`, `make demo`.
 PREFIX ?= /usr/local
 # make demo: LAB=1 runs in the lab; LAB=0 SERVER=... [DEV=...] on hardware.
-# HOSTS=2 (server and client hosts) unless HOSTS=1.
+# HOSTS=2 (server and client hosts) unless HOSTS=1. FULL=1 adds the message-size
+# sweep and the multi-QP jobs; ASYNC=1 exports async instead of sync.
 LAB ?= 1
 HOSTS ?= 2
+FULL ?= 0
+ASYNC ?= 0
 CC ?= cc
 FIO ?= fio
 # SAN=1 builds everything with ASan/UBSan into build/san; tests run both builds.
@@ -42,6 +45,21 @@ PROGRAMS :=
 LIBS :=
 UNIT_TESTS :=
 
+# make install: PROGRAMS to BINDIR, LIBS to LIBDIR, the job files and the
+# schema (with their READMEs) to RDMAIO_DATADIR, the man pages to MANDIR;
+# DESTDIR is prepended to each. rdmaio finds installed job files by name in
+# RDMAIO_DATADIR, and the pages name these folders, so both are built for
+# them (INSTALL_DIRS_STAMP changes when they do).
+BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+RDMAIO_DATADIR = $(DATADIR)/rdmaio
+INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
+	results-schema/result.schema.json results-schema/README.md
+MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
+INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
+
 .PHONY: all deps ensure-deps test demo bench install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
@@ -76,16 +94,59 @@ test: ensure-deps
 demo: ensure-deps
 	@$(MAKE) --no-print-directory all
 	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) SERVER_IP=$(SERVER_IP) \
-		SERVER_DIR=$(SERVER_DIR) scripts/demo
+		SERVER_DIR=$(SERVER_DIR) DEMO_FULL=$(FULL) DEMO_ASYNC=$(ASYNC) scripts/demo
 
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
 bench: all
 	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
-	$(if $(PROGRAMS),install -m 0755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin)
-	$(if $(LIBS),install -m 0755 $(LIBS) $(DESTDIR)$(PREFIX)/lib)
+# Every path make install writes, without DESTDIR; uninstall removes these.
+INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \
+	$(addprefix $(LIBDIR)/,$(notdir $(LIBS))) \
+	$(addprefix $(RDMAIO_DATADIR)/,$(INSTALL_DATA)) \
+	$(foreach m,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+# The folders that are rdmaio's own: uninstall removes them once empty.
+INSTALLED_OWN_DIRS = $(RDMAIO_DATADIR) \
+	$(patsubst %/,%,$(sort $(dir $(addprefix $(RDMAIO_DATADIR)/,$(INSTALL_DATA)))))
+
+.PHONY: FORCE_INSTALL_DIRS
+FORCE_INSTALL_DIRS:
+$(INSTALL_DIRS_STAMP): FORCE_INSTALL_DIRS
+	@mkdir -p $(@D)
+	@echo '$(RDMAIO_DATADIR) $(LIBDIR)' | cmp -s - $@ || \
+		echo '$(RDMAIO_DATADIR) $(LIBDIR)' > $@
+
+# The pages as installed: their Dd and Ld strings name the folders used.
+$(MAN_PAGES:%=$(B)/%): $(B)/%: % $(INSTALL_DIRS_STAMP)
+	@mkdir -p $(@D)
+	sed -e 's|^\.ds Dd .*|.ds Dd $(RDMAIO_DATADIR)|' \
+		-e 's|^\.ds Ld .*|.ds Ld $(LIBDIR)|' $< >$@
+
+# One recipe line per file, so that make shows each (and -s hides them).
+define INSTALL_NL
+
+
+endef
+
+# A folder that exists is left as it is (install -d would reset its mode:
+# /usr/local/bin may be setgid staff); new ones get 0755 whatever the umask.
+install: all $(MAN_PAGES:%=$(B)/%)
+	$(foreach d,$(patsubst %/,%,$(sort $(addprefix $(DESTDIR),$(dir $(INSTALLED_FILES))))),\
+		[ -d $(d) ] || install -d -m 0755 $(d)$(INSTALL_NL))
+	$(if $(PROGRAMS),install -m 0755 $(PROGRAMS) $(DESTDIR)$(BINDIR))
+	$(if $(LIBS),install -m 0755 $(LIBS) $(DESTDIR)$(LIBDIR))
+	$(foreach f,$(INSTALL_DATA),\
+		install -m 0644 $(f) $(DESTDIR)$(RDMAIO_DATADIR)/$(f)$(INSTALL_NL))
+	$(foreach m,$(MAN_PAGES),install -m 0644 $(B)/$(m) \
+		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))$(INSTALL_NL))
+
+# Exactly what install wrote; of the folders, only rdmaio's own, once empty
+# (deepest first: in reverse order a folder follows those inside it).
+.PHONY: uninstall
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	@for d in $$(printf '%s\n' $(addprefix $(DESTDIR),$(INSTALLED_OWN_DIRS)) | LC_ALL=C sort -r); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d" || exit 1; done
 
 # clean keeps build/fio-src: fetching it again needs apt and the network.
 clean:

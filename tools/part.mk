@@ -1,7 +1,9 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
 RDMAIO_TOOL_SRCS := rdmaio spawn file jutil jobfile host envstatus fio hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
-	envdoc remote fiohosts fioserver loopcheck strv units chart csvout cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes
+	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
+	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \
+	jobpath
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json
 RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -22,6 +24,11 @@ $(B)/tools/version.stamp: FORCE
 $(B)/tools/host.o: $(B)/tools/version.stamp
 $(B)/tools/host.o: CPPFLAGS += -DRDMAIO_VERSION='"$(RDMAIO_VERSION)"'
 
+# Installed job files are found by name under RDMAIO_DATADIR (the top
+# Makefile's install folders); rebuild jobpath.o when that changes.
+$(B)/tools/jobpath.o: $(INSTALL_DIRS_STAMP)
+$(B)/tools/jobpath.o: CPPFLAGS += -DRDMAIO_DATADIR='"$(RDMAIO_DATADIR)"'
+
 .PHONY: FORCE
 FORCE:
 
@@ -31,7 +38,7 @@ RDMAIO_TOOL_LIB_OBJS := $(filter-out $(B)/tools/rdmaio.o,$(RDMAIO_TOOL_OBJS))
 UNIT_TESTS += $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
 	$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats \
 	$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
-	$(B)/tests/tools/rounds-host
+	$(B)/tests/tools/rounds-host $(B)/tests/tools/install-host
 
 $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
 		$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats: \
@@ -44,4 +51,10 @@ $(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec %s/tests/tools/$*.sh %s/$(B)/rdmaio\n' \
 		'$(CURDIR)' '$(CURDIR)' >$@
+	chmod +x $@
+
+$(B)/tests/tools/install-host: tests/tools/install-host.sh $(B)/rdmaio
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s/tests/tools/install-host.sh %s SAN=%s CC=%s\n' \
+		'$(CURDIR)' '$(abspath $(B))' '$(SAN)' '$(CC)' >$@
 	chmod +x $@

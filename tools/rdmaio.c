@@ -26,6 +26,7 @@
 #include "fioserver.h"
 #include "hostmap.h"
 #include "jobfile.h"
+#include "jobpath.h"
 #include "jutil.h"
 #include "log.h"
 #include "remote.h"
@@ -60,6 +61,8 @@ struct args {
 	struct rio_link_opt link;
 	char **pos;
 	int npos;
+	char **resolved; /* job paths rio_jobpath_resolve_all() made */
+	int nresolved;
 };
 
 static int number(const char *opt, const char *s, double min, double max,
@@ -105,6 +108,7 @@ static void args_free(struct args *a)
 		free(a->clients[--a->nclients].jobs);
 	free(a->clients);
 	free(a->pos);
+	rio_jobpath_free(a->resolved, a->nresolved);
 }
 
 static char *default_output(const char *first)
@@ -448,6 +452,20 @@ static void run_free(struct run *r)
 	free(r->out);
 }
 
+/* Job names become paths: an installed job file goes by its name. */
+static int resolve_jobs(struct args *a)
+{
+	int i, ret;
+
+	ret = rio_jobpath_resolve_all(a->pos, a->npos, &a->resolved,
+				      &a->nresolved);
+	for (i = 0; !ret && i < a->nclients; i++)
+		ret = rio_jobpath_resolve_all(a->clients[i].jobs,
+					      a->clients[i].njobs, &a->resolved,
+					      &a->nresolved);
+	return ret ? 1 : 0;
+}
+
 static int cmd_run(struct args *a)
 {
 	struct run r = {
@@ -457,6 +475,8 @@ static int cmd_run(struct args *a)
 
 	if (!a->npos && !a->nclients && !a->fio_json)
 		return usage_error("no job file given (rdmaio run JOB.fio...)");
+	if (resolve_jobs(a))
+		return 1;
 	ret = plan_hosts(a, &r.hosts, &r.nhosts);
 	if (ret)
 		return ret;
@@ -812,9 +832,11 @@ static const struct opt help_opt = { "help", 'h', NULL };
 /* Lines after a synopsis's first are indented as "usage: " is long. */
 static const char run_synopsis[] =
 	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
-	"                  [--remote-env CMD] JOB.fio... [--client HOST JOB.fio...]...\n"
-	"       rdmaio run [...] --server-host HOST --client-host HOST JOB.fio...\n"
-	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB.fio...]\n";
+	"                  [--remote-env CMD] [--remote-cpu CMD]\n"
+	"                  JOB... [--client HOST JOB...]...\n"
+	"       rdmaio run [...] --server-host HOST --client-host HOST JOB...\n"
+	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB...]\n"
+	"JOB:   a job file, or the name of an installed one (verbs/bw, nfs/seq)\n";
 
 static const char link_note[] =
 	"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"

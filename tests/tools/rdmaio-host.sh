@@ -301,7 +301,7 @@ rm -f "$tmp"/serial-? "$tmp"/both-?
 
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
 nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }
-check_fails "missing job file" 1 'job file nosuch.fio: cannot read it: No such file' \
+check_fails "missing job file" 1 'job file nosuch.fio: not found, neither as a path nor under .*/jobs' \
 	"$rdmaio" run -o bad.json nosuch.fio
 printf '[x]\nioengine=psync\nrw=nosuchmode\n' >broken.fio
 check_fails "fio failing" 1 'fio exited with status 1 .*no result written' \
