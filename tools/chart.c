@@ -147,6 +147,14 @@ static int job_rows(json_object *doc, struct chart *c)
 	return 0;
 }
 
+/* "seq-read (read)" is "seq-read" in a key: the length to print. */
+static int short_label(const char *l)
+{
+	const char *p = strstr(l, " (");
+
+	return p ? (int)(p - l) : (int)strlen(l);
+}
+
 static int add_cpu(struct chart *c, const char *label, const char *host,
 		   double rdma, double tcp)
 {
@@ -155,8 +163,9 @@ static int add_cpu(struct chart *c, const char *label, const char *host,
 	if (!n)
 		return -ENOMEM;
 	c->cpu = n;
-	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%s%s%s", label,
-		 host ? " on " : "", host ?: "");
+	/* Workload and host: the panel has a bar pair per host. */
+	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%.*s%s%s",
+		 short_label(label), label, host ? ", " : "", host ?: "");
 	clean_label(n[c->ncpu].label);
 	n[c->ncpu].v[0] = rdma;
 	n[c->ncpu++].v[1] = tcp;
@@ -377,24 +386,27 @@ static void cpu_panel(FILE *f, const char *data, const struct chart *c)
 			: "Client CPU per GiB moved: fio's usr + sys of the job threads",
 		log ? "; log scale: the workloads are far apart" : "");
 	fprintf(f, "set ylabel 'CPU s per GiB'\n");
+	/* A bar pair per workload and host: longer labels, steeper. */
+	if (c->host_cpu)
+		fprintf(f, "set xtics rotate by -35\nset bmargin 6\n");
 	fprintf(f, log ? "set logscale y\nset yrange [*:*]\n"
 		       : "set yrange [0:*]\n");
 	bars(f, data, 2, "1.", c, "CPU");
-	fprintf(f, "\n");
+	fprintf(f, "\nset xtics rotate by -20\nset bmargin 4\n");
 	if (log)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* The merged json+ completion latency bins of one side of a pair. */
-static int side_bins(json_object *doc, const struct rio_hostmap *map,
-		     json_object *pair, const char *side, struct bin **out)
+/* Adds output's bins of one side of a pair to *b (nb so far). */
+static int output_bins(json_object *output, const struct rio_hostmap *map,
+		       json_object *pair, const char *side, struct bin **b,
+		       int nb)
 {
-	json_object *output = rio_json_get(rio_json_get(doc, "fio"), "output");
 	const char *dir = rio_json_str(
 		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction");
 	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
-	int i, n = rio_fio_entry_count(output), nb = 0;
-	struct bin *b = NULL, *nbv;
+	int i, n = rio_fio_entry_count(output);
+	struct bin *nbv;
 	const char *host;
 	json_object *e;
 
@@ -409,17 +421,37 @@ static int side_bins(json_object *doc, const struct rio_hostmap *map,
 				     "bins"),
 			key, val)
 		{
-			nbv = realloc(b, (nb + 1) * sizeof(*b));
+			nbv = realloc(*b, (nb + 1) * sizeof(**b));
 			if (!nbv)
 				break;
-			b = nbv;
-			b[nb].ns = strtod(key, NULL);
-			b[nb++].count = json_object_get_double(val);
+			*b = nbv;
+			nbv[nb].ns = strtod(key, NULL);
+			nbv[nb++].count = json_object_get_double(val);
 		}
 	}
+	return nb;
+}
+
+/* The merged json+ completion latency bins of one side of a pair. */
+static int side_bins(json_object *doc, const struct rio_hostmap *map,
+		     json_object *pair, const char *side, struct bin **out)
+{
+	json_object *rounds = rio_json_get(doc, "rounds");
+	size_t r, nr = rio_json_len(rounds);
+	int nb = 0;
+
+	*out = NULL;
+	/* Every round's samples: the CDF of the whole run. */
+	for (r = 0; r < (nr ? nr : 1); r++)
+		nb = output_bins(
+			rio_json_get(rio_json_get(nr ? json_object_array_get_idx(
+							       rounds, r)
+						     : doc,
+						  "fio"),
+				     "output"),
+			map, pair, side, out, nb);
 	if (nb)
-		qsort(b, nb, sizeof(*b), cmp_bin);
-	*out = b;
+		qsort(*out, nb, sizeof(**out), cmp_bin);
 	return nb;
 }
 
@@ -454,14 +486,6 @@ static void write_cdf(FILE *f, json_object *doc, struct chart *c)
 			free(b);
 		}
 	rio_hostmap_delete(&map);
-}
-
-/* "seq-read (read)" is "seq-read" in a key: the length to print. */
-static int short_label(const char *l)
-{
-	const char *p = strstr(l, " (");
-
-	return p ? (int)(p - l) : (int)strlen(l);
 }
 
 static void cdf_panel(FILE *f, const char *data, const struct chart *c)

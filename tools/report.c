@@ -172,13 +172,34 @@ static void pair_row(json_object *doc, json_object *c,
 static void host_cpu_head(json_object *doc, FILE *out)
 {
 	fprintf(out,
-		"CPU seconds per GiB moved, of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window; for a round trip or a small I/O, the ratio is the same per operation):\n\n");
+		"CPU time of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window), per GiB moved, or per 1,000 I/Os for round trips and small I/O:\n\n");
 	if (rounds_of(doc))
 		fprintf(out,
 			"| Workload | Host | RDMA | TCP | RDMA/TCP | over the rounds (95 %% interval) |\n|---|---|---:|---:|---:|---:|\n");
 	else
 		fprintf(out,
 			"| Workload | Host | RDMA | TCP | RDMA/TCP |\n|---|---|---:|---:|---:|\n");
+}
+
+/*
+ * CPU seconds per GiB of one side as a person reads them: "96.7 s per
+ * GiB", or for small I/O per 1,000 I/Os ("31.4 ms per 1k I/Os"): bytes
+ * per I/O are the side's bandwidth over its IOPS.
+ */
+static void fmt_cpu_cost(char *buf, size_t n, double per_gib, json_object *side,
+			 int small)
+{
+	double io = rio_json_num(side, "bw_bytes", NAN) /
+		    rio_json_num(side, "iops", NAN);
+	char t[RIO_UNITS_LEN];
+
+	if (small && io > 0) {
+		rio_units_ns(t, per_gib * io / GIB * 1000 * 1e9);
+		snprintf(buf, n, "%s per 1k I/Os", t);
+	} else {
+		rio_units_ns(t, per_gib * 1e9);
+		snprintf(buf, n, "%s per GiB", t);
+	}
 }
 
 /* The cell of a pair's CPU ratio on host over the rounds. */
@@ -203,23 +224,29 @@ static void host_cpu_interval(json_object *c, const char *host, FILE *out)
 static void host_cpu_table(json_object *doc, FILE *out)
 {
 	json_object *cs = rio_json_get(doc, "comparisons"), *c, *hc, *h;
-	char l[512], ra[RIO_UNITS_LEN];
-	int rows = 0;
+	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
+	int rows = 0, small;
 	size_t i, j;
 
 	for (i = 0; i < rio_json_len(cs); i++) {
 		c = json_object_array_get_idx(cs, i);
 		hc = rio_json_get(c, "host_cpu_per_gib");
+		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
+			       "bandwidth");
 		rio_report_pair_label(l, sizeof(l), doc, c);
 		for (j = 0; j < rio_json_len(hc); j++) {
 			h = json_object_array_get_idx(hc, j);
 			if (!rows++)
 				host_cpu_head(doc, out);
 			rio_units_ratio(ra, rio_json_num(h, "ratio", NAN));
-			fprintf(out, "| %s | %s | %.3g s | %.3g s | %s |", l,
-				rio_json_str(h, "host"),
-				rio_json_num(h, "rdma_s", NAN),
-				rio_json_num(h, "tcp_s", NAN), ra);
+			fmt_cpu_cost(rc, sizeof(rc),
+				     rio_json_num(h, "rdma_s", NAN),
+				     rio_json_get(c, "rdma"), small);
+			fmt_cpu_cost(tc, sizeof(tc),
+				     rio_json_num(h, "tcp_s", NAN),
+				     rio_json_get(c, "tcp"), small);
+			fprintf(out, "| %s | %s | %s | %s | %s |", l,
+				rio_json_str(h, "host"), rc, tc, ra);
 			if (rounds_of(doc))
 				host_cpu_interval(c, rio_json_str(h, "host"),
 						  out);
@@ -237,8 +264,8 @@ static void host_cpu_table(json_object *doc, FILE *out)
 static void cpu_table(json_object *doc, FILE *out)
 {
 	json_object *cs = rio_json_get(doc, "comparisons"), *c;
-	char l[512], ra[RIO_UNITS_LEN];
-	int rows = 0;
+	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
+	int rows = 0, small;
 	size_t i;
 
 	for (i = 0; i < rio_json_len(cs); i++) {
@@ -248,17 +275,22 @@ static void cpu_table(json_object *doc, FILE *out)
 			continue;
 		if (!rows++)
 			fprintf(out,
-				"CPU seconds per GiB moved, of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
+				"CPU time of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
 				"| Workload | RDMA | TCP | RDMA/TCP |\n|---|---:|---:|---:|\n");
 		rio_report_pair_label(l, sizeof(l), doc, c);
 		rio_units_ratio(ra,
 				rio_json_num(c, "fio_cpu_per_gib_ratio", NAN));
-		fprintf(out, "| %s | %.3g s | %.3g s | %s |\n", l,
-			rio_json_num(rio_json_get(c, "rdma"),
-				     "fio_cpu_per_gib_s", NAN),
-			rio_json_num(rio_json_get(c, "tcp"),
-				     "fio_cpu_per_gib_s", NAN),
-			ra);
+		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
+			       "bandwidth");
+		fmt_cpu_cost(rc, sizeof(rc),
+			     rio_json_num(rio_json_get(c, "rdma"),
+					  "fio_cpu_per_gib_s", NAN),
+			     rio_json_get(c, "rdma"), small);
+		fmt_cpu_cost(tc, sizeof(tc),
+			     rio_json_num(rio_json_get(c, "tcp"),
+					  "fio_cpu_per_gib_s", NAN),
+			     rio_json_get(c, "tcp"), small);
+		fprintf(out, "| %s | %s | %s | %s |\n", l, rc, tc, ra);
 	}
 	if (rows)
 		fprintf(out, "\n");

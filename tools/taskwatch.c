@@ -225,7 +225,9 @@ const struct rio_task *rio_taskwatch_tasks(struct rio_taskwatch *w, int *n)
 	w->nout = 0;
 	for (i = 0; w->out && i < w->n; i++) {
 		t = &w->t[i];
-		if (t->thread && is_helper(w, t))
+		/* fio may start a thread of its own for a moment (seen
+		 * once); a job's lives for its runtime. */
+		if (t->thread && (is_helper(w, t) || t->first == t->last))
 			continue;
 		w->out[w->nout++] = *t;
 	}
