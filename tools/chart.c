@@ -44,6 +44,8 @@ struct chart {
 	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
 	double ceiling; /* MiB/s, NaN when unknown */
 	int ncdf; /* latency CDF blocks: two per pair, from CDF_INDEX */
+	int nsweep; /* sizes of a message-size sweep, after the CDF blocks */
+	char sweep[64]; /* its jobs' name before "-SIZE" */
 	double min_cdf, max_cdf;
 };
 
@@ -515,11 +517,65 @@ static void cdf_panel(FILE *f, const char *data, const struct chart *c)
 		   "set key font ',10' spacing 1 samplen 4\n");
 }
 
+/*
+ * A message-size sweep: client jobs named PREFIX-SIZE (sweep.fio's
+ * write-2 ... write-1048576), four sizes or more of one prefix. Writes
+ * "size MiB/s" rows, smallest first, as one data block; returns the rows.
+ */
+static int write_sweep(FILE *f, json_object *doc, struct chart *c)
+{
+	json_object *rs = rio_json_get(doc, "results"), *r, *d;
+	double size[64], bw[64], t;
+	const char *name, *dash;
+	int i, j, n = 0;
+
+	for (i = 0; i < (int)rio_json_len(rs) && n < 64; i++) {
+		r = json_object_array_get_idx(rs, i);
+		name = rio_json_str(r, "jobname") ?: "";
+		dash = strrchr(name, '-');
+		d = rio_json_get(r, "write") ?: rio_json_get(r, "read");
+		if (!dash || !d ||
+		    strspn(dash + 1, "0123456789") != strlen(dash + 1) ||
+		    !dash[1] || (n && strncmp(name, c->sweep, dash - name)) ||
+		    (size_t)(dash - name) >= sizeof(c->sweep))
+			continue;
+		if (!n)
+			snprintf(c->sweep, sizeof(c->sweep), "%.*s",
+				 (int)(dash - name), name);
+		size[n] = strtod(dash + 1, NULL);
+		bw[n++] = rio_json_num(d, "bw_bytes", 0) / MIB;
+	}
+	/* Smallest size first: the line reads left to right. */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && size[j] < size[j - 1]; j--) {
+			t = size[j], size[j] = size[j - 1], size[j - 1] = t;
+			t = bw[j], bw[j] = bw[j - 1], bw[j - 1] = t;
+		}
+	if (n < 4)
+		return 0;
+	for (i = 0; i < n; i++)
+		fprintf(f, "%g %g\n", size[i], bw[i]);
+	fprintf(f, "\n\n");
+	return n;
+}
+
+static void sweep_panel(FILE *f, const char *data, const struct chart *c)
+{
+	fprintf(f,
+		"set title \"Bandwidth against message size: the %s jobs (higher is better)\"\n"
+		"set logscale x 2\nset xrange [*:*]\nset yrange [0:*]\nset xtics norotate\n"
+		"set format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\nset ylabel 'MiB/s'\n"
+		"set grid xtics ytics\n"
+		"plot '%s' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title '%s'\n"
+		"unset logscale x\nset format x '%%g'\nunset xlabel\nset grid noxtics ytics\n",
+		c->sweep, data, CDF_INDEX + c->ncdf, c->sweep);
+}
+
 static int write_script(FILE *f, const char *data, const char *out, int svg,
 			const struct chart *c, const char *caveat)
 {
 	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
-	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf;
+	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf + (c->nsweep > 0);
 
 	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10'\n",
 		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
@@ -545,6 +601,8 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 	}
 	if (cdf)
 		cdf_panel(f, data, c);
+	if (c->nsweep)
+		sweep_panel(f, data, c);
 	fprintf(f, "unset multiplot\n");
 	return ferror(f) ? -EIO : 0;
 }
@@ -652,6 +710,7 @@ int rio_chart_draw(json_object *doc, const char *path)
 	if (!ret) {
 		write_data(fd, &c);
 		write_cdf(fd, doc, &c);
+		c.nsweep = write_sweep(fd, doc, &c);
 		ret = write_script(
 			fs, data, tmp_out, svg, &c,
 			rio_result_caveat(rio_json_get(doc, "warnings")));

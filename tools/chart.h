@@ -12,7 +12,8 @@
  * circle; a log axis when the workloads are more than 20x apart), CPU
  * seconds per GiB (each watched host's, else fio's own of the client) and
  * the cumulative completion latency of both sides of each pair from fio's
- * json+ bins. Without RDMA/TCP pairs the panels show every client job.
+ * json+ bins, and bandwidth against message size for a sweep (jobs named
+ * PREFIX-SIZE). Without RDMA/TCP pairs the panels show every client job.
  * Returns 0 or a negative code after saying why.
  */
 int rio_chart_draw(json_object *doc, const char *path);

@@ -84,7 +84,44 @@ static size_t side(FILE *out, size_t col, json_object *s)
 	return col;
 }
 
-static void job_row(FILE *out, json_object *r, const char *dir)
+/* The watched hosts' names: two columns each in a job row, one in a pair's. */
+static json_object *hosts_of(json_object *doc)
+{
+	return rio_json_get(rio_json_get(doc, "cpu"), "hosts");
+}
+
+static json_object *by_host(json_object *arr, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < rio_json_len(arr); i++)
+		if (!strcmp(rio_json_str(json_object_array_get_idx(arr, i),
+					 "host")
+				    ?: "",
+			    host))
+			return json_object_array_get_idx(arr, i);
+	return NULL;
+}
+
+static void host_columns(FILE *out, size_t col, json_object *hosts,
+			 json_object *cpu, int pair)
+{
+	json_object *h;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hosts); i++) {
+		h = by_host(cpu,
+			    rio_json_str(json_object_array_get_idx(hosts, i),
+					 "host")
+				    ?: "");
+		num(out, col++, pair ? NAN : rio_json_num(h, "busy_s", NAN));
+		num(out, col++, pair ? NAN : rio_json_num(h, "per_gib_s", NAN));
+		num(out, col++, pair ? rio_json_num(h, "ratio", NAN) : NAN);
+	}
+}
+
+static void job_row(FILE *out, json_object *r, const char *dir,
+		    json_object *hosts)
 {
 	json_object *cpu = rio_json_get(r, "fio_cpu");
 	size_t col = 0;
@@ -100,10 +137,11 @@ static void job_row(FILE *out, json_object *r, const char *dir)
 	num(out, col++, rio_json_num(cpu, "per_gib_s", NAN));
 	while (col < NCOLS)
 		field(out, col++, NULL);
+	host_columns(out, col, hosts, rio_json_get(r, "host_cpu"), 0);
 	fputc('\n', out);
 }
 
-static void pair_row(FILE *out, json_object *c)
+static void pair_row(FILE *out, json_object *c, json_object *hosts)
 {
 	static const char *const ratios[] = { "bw_ratio", "iops_ratio",
 					      "p50_ratio", "p99_ratio",
@@ -127,6 +165,7 @@ static void pair_row(FILE *out, json_object *c)
 	for (i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
 		num(out, col++, rio_json_num(c, ratios[i], NAN));
 	field(out, col++, rio_json_str(c, "verdict"));
+	host_columns(out, col, hosts, rio_json_get(c, "host_cpu_per_gib"), 1);
 	fputc('\n', out);
 }
 
@@ -135,19 +174,35 @@ int rio_csv_write(json_object *doc, FILE *out)
 	static const char *const dirs[] = { "read", "write" };
 	json_object *rs = rio_json_get(doc, "results"), *r;
 	json_object *cs = rio_json_get(doc, "comparisons");
+	json_object *hosts = hosts_of(doc);
 	size_t i;
 	int k;
 
 	for (i = 0; i < NCOLS; i++)
 		field(out, i, header[i]);
+	/* HOST_busy_s, HOST_cpu_per_gib_s, HOST_cpu_per_gib_ratio per host */
+	for (k = 0; k < (int)rio_json_len(hosts); k++) {
+		const char *h = rio_json_str(
+			json_object_array_get_idx(hosts, k), "host");
+		char name[320];
+		static const char *const what[] = { "busy_s", "cpu_per_gib_s",
+						    "cpu_per_gib_ratio" };
+		int w;
+
+		for (w = 0; w < 3; w++) {
+			snprintf(name, sizeof(name), "%s_%s", h ?: "?",
+				 what[w]);
+			field(out, 1, name);
+		}
+	}
 	fputc('\n', out);
 	for (i = 0; i < rio_json_len(rs); i++) {
 		r = json_object_array_get_idx(rs, i);
 		for (k = 0; k < 2; k++)
 			if (rio_json_get(r, dirs[k]))
-				job_row(out, r, dirs[k]);
+				job_row(out, r, dirs[k], hosts);
 	}
 	for (i = 0; i < rio_json_len(cs); i++)
-		pair_row(out, json_object_array_get_idx(cs, i));
+		pair_row(out, json_object_array_get_idx(cs, i), hosts);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -69,7 +69,7 @@ check "report opens with the verdicts" sh -c "'$rdmaio' report r.json | head -n 
 "$rdmaio" report r.json >report.md
 check "... in human units: MiB/s and µs, no bare nanoseconds" \
 	sh -c "grep -Eq '(79|80)\.[0-9] MiB/s' report.md && grep -Eq '[0-9.]+ µs' report.md && ! grep -E '[0-9]{7,}' report.md"
-check "... with the hosts' CPU per GiB" grep -q '^| seq-read (read) | [^|]* | [0-9.]* s | [0-9.]* s | [0-9.]*x |$' report.md
+check "... with the hosts' CPU per GiB" grep -Eq '^\| seq-read \(read\) \| [^|]* \| [0-9.]+ m?s per GiB \| [0-9.]+ m?s per GiB \| [0-9.]+x \|$' report.md
 check "... and fio's own CPU of the client" grep -q "of the client's fio job threads" report.md
 check "--units gbit gives perftest's Gb/s" sh -c "'$rdmaio' report r.json --units gbit | grep -Eq '\| 0\.67[01] Gb/s \| 0\.33[56] Gb/s \|'"
 check_fails "--units takes binary or gbit" 2 "neither 'binary'.*nor 'gbit'" "$rdmaio" report r.json --units bits
@@ -77,6 +77,16 @@ check "--csv prints one header and a row per job and pair" py csv r.json 4 2 "$r
 check_fails "--csv with --units is refused" 2 "drop one" "$rdmaio" report r.json --csv --units gbit
 check "--plot draws the panels into a PNG" "$rdmaio" report r.json --plot chart.png
 check "... which is a PNG" sh -c "head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
+
+# A message-size sweep (jobs named PREFIX-SIZE) gets a panel of its own.
+{
+	printf '[global]\nioengine=psync\nfilename=%s/data\nsize=16m\ntime_based\nruntime=1\nrw=write\n' "$tmp"
+	for s in 512 4096 16384 65536; do printf '[write-%s]\nbs=%s\nstonewall\n' $s $s; done
+} >sweep.fio
+check "a sweep's result charts bandwidth against message size" \
+	sh -c "'$rdmaio' run -o sweep.json sweep.fio >/dev/null && '$rdmaio' report sweep.json --plot sweep.svg >/dev/null &&
+		grep -q 'Bandwidth against message size: the write jobs' sweep.svg"
+check "... and one without a sweep has no such panel" sh -c "'$rdmaio' report r.json --plot nosweep.svg >/dev/null && ! grep -q 'against message size' nosweep.svg"
 
 # A fio --server on this host stands for the server host; cpu-watch run by
 # --remote-cpu reads the same /proc/stat, so the two series must agree.

@@ -91,6 +91,17 @@ def csv_rows(path, njobs, npairs, rdmaio):
     for r, j in zip(jobs, doc["results"]):
         if float(r[col["bw_bytes_per_s"]]) != j["read"]["bw_bytes"]:
             fail("bw of %s" % r[col["name"]])
+    for h in doc["cpu"]["hosts"]:
+        busy = col["%s_busy_s" % h["host"]]
+        for r, j in zip(jobs, doc["results"]):
+            want = [x["busy_s"] for x in j["host_cpu"] or [] if x["host"] == h["host"]]
+            if want and abs(float(r[busy]) - want[0]) > 1e-6 * max(1, want[0]):
+                fail("busy of %s on %s" % (r[col["name"]], h["host"]))
+        ratio = col["%s_cpu_per_gib_ratio" % h["host"]]
+        for r, c in zip(pairs, doc["comparisons"]):
+            want = [x["ratio"] for x in c["host_cpu_per_gib"] if x["host"] == h["host"]]
+            if want and want[0] is not None and abs(float(r[ratio]) - want[0]) > 1e-6:
+                fail("CPU ratio of %s on %s" % (r[col["name"]], h["host"]))
     for r, c in zip(pairs, doc["comparisons"]):
         if abs(float(r[col["bw_ratio"]]) - c["bw_ratio"]) > 1e-6 or r[col["verdict"]] != c["verdict"]:
             fail("pair %s" % r[col["name"]])
