@@ -5,53 +5,11 @@
 # this very host, so both series must agree), the verdicts and kinds, the
 # report in human units (and Gb/s), the CSV, the chart, and the refusals.
 # Usage: tests/tools/measure-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-. "$repo/tests/lib.sh"
-rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
-schema=$repo/results-schema/result.schema.json
+name=measure
+. "$(dirname "$0")/host-lib.sh"
 helper=$here/result-tool.py
 measure=$here/measure-tool.py
-tmp=$(mktemp -d /tmp/rdmaio-measure.XXXXXX)
-server_pid=
-cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-cd "$tmp" || exit 1
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-
-# A 64 KiB pair (bandwidth) and a 4 KiB one at one in flight (round trips);
-# RDMA's side is the faster by its rate limit, so every ratio is known.
-cat >pair.fio <<JOB
-[global]
-ioengine=psync
-filename=$tmp/data
-size=16m
-time_based
-runtime=2
-[seq-read-rdma]
-bs=64k
-rw=read
-rate=80m
-stonewall
-[seq-read-tcp]
-bs=64k
-rw=read
-rate=40m
-stonewall
-[rtt-rdma]
-bs=4k
-rw=randread
-rate=8m
-stonewall
-[rtt-tcp]
-bs=4k
-rw=randread
-rate=2m
-stonewall
-JOB
+write_pair_fio 2
 py() { python3 "$measure" "$@"; }
 valid() { python3 "$helper" validate "$schema" "$@"; }
 

@@ -5,23 +5,9 @@
 # measured values, the physics check flags the 17.6 GiB/s fake and not an
 # honest run, report and compare work, and bad inputs fail cleanly.
 # Usage: tests/tools/rdmaio-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-. "$repo/tests/lib.sh"
-rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
-schema=$repo/results-schema/result.schema.json
+name=host
+. "$(dirname "$0")/host-lib.sh"
 helper=$here/result-tool.py
-tmp=$(mktemp -d /tmp/rdmaio-host.XXXXXX)
-server_pid=
-cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-cd "$tmp" || exit 1
-# Only an nfsrdma built next to rdmaio describes the environment, never one
-# that happens to be on the caller's PATH; nothing below depends on which.
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 cat >pair.fio <<JOB
 ; Two runs of one workload, named by rdmaio's pairing convention.

@@ -6,47 +6,10 @@
 # of the same jobs are within noise (exit 0), a halved bandwidth is beyond
 # it (exit 1), and a one-round result says that its noise is unknown.
 # Usage: tests/tools/rounds-host.sh [PATH/TO/rdmaio]   (default build/rdmaio)
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-. "$repo/tests/lib.sh"
-rdmaio=$(realpath "${1:-$repo/build/rdmaio}")
-schema=$repo/results-schema/result.schema.json
+name=rounds
+. "$(dirname "$0")/host-lib.sh"
 tool=$here/rounds-tool.py
-tmp=$(mktemp -d /tmp/rdmaio-rounds.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-
-# A bandwidth pair and a round-trip pair, each side held to its rate, one
-# second each: RDMA's bandwidth is twice TCP's in every round.
-cat >pair.fio <<JOB
-[global]
-ioengine=psync
-filename=$tmp/data
-size=16m
-time_based
-runtime=1
-[seq-read-rdma]
-bs=64k
-rw=read
-rate=80m
-stonewall
-[seq-read-tcp]
-bs=64k
-rw=read
-rate=40m
-stonewall
-[rtt-rdma]
-bs=4k
-rw=randread
-rate=8m
-stonewall
-[rtt-tcp]
-bs=4k
-rw=randread
-rate=2m
-stonewall
-JOB
+write_pair_fio 1
 py() { python3 "$tool" "$@"; }
 valid() { python3 "$here/result-tool.py" validate "$schema" "$@"; }
 # compare OLD NEW STATUS OUT: compare's output into OUT, with that status.

@@ -266,6 +266,22 @@ static json_object *parse(const char *text)
 	return o;
 }
 
+static json_object *attribute(json_object *results, json_object *comps,
+			      json_object *out, struct rio_hostmap *map,
+			      struct rio_cpuwatch *cw,
+			      const struct rio_task *tasks, int n)
+{
+	const struct rio_cpucost_in in = { .results = results,
+					   .comparisons = comps,
+					   .output = out,
+					   .map = map,
+					   .cpu = cw,
+					   .tasks = tasks,
+					   .ntasks = n };
+
+	return rio_cpucost_attribute(&in);
+}
+
 static const char two_jobs[] =
 	"{\"jobs\": ["
 	"{\"jobname\": \"seq-read-rdma\", \"groupid\": 0, \"job_runtime\": 1000,"
@@ -295,14 +311,7 @@ static void cpucost__windows_end_with_the_tasks(void **state)
 		"[{\"host\": \"h\", \"workload\": \"seq-read\", \"kind\": \"bandwidth\","
 		" \"rdma\": {\"jobname\": \"seq-read-rdma\"}, \"tcp\": {\"jobname\": \"seq-read-tcp\"},"
 		" \"bw_ratio\": 2.0, \"iops_ratio\": 2.0}]");
-	cpu = rio_cpucost_attribute(
-		&(struct rio_cpucost_in){ .results = results,
-					  .comparisons = comps,
-					  .output = out,
-					  .map = map,
-					  .cpu = cw,
-					  .tasks = tasks,
-					  .ntasks = 2 });
+	cpu = attribute(results, comps, out, map, cw, tasks, 2);
 	assert_string_equal(rio_json_str(cpu, "match"), "one task per job");
 	/* Job 1: [9, 10], user only: 0.5 s of 2 CPUs' 2 s. */
 	hc = json_object_array_get_idx(
@@ -348,28 +357,14 @@ static void cpucost__unmatched_tasks_give_no_window(void **state)
 	json_object *comps = parse("[]"), *cpu;
 
 	(void)state;
-	cpu = rio_cpucost_attribute(
-		&(struct rio_cpucost_in){ .results = results,
-					  .comparisons = comps,
-					  .output = out,
-					  .map = map,
-					  .cpu = cw,
-					  .tasks = tasks,
-					  .ntasks = 3 });
+	cpu = attribute(results, comps, out, map, cw, tasks, 3);
 	assert_false(json_object_get_boolean(rio_json_get(cpu, "matched")));
 	assert_null(rio_json_get(json_object_array_get_idx(results, 0),
 				 "host_cpu"));
 	json_object_put(cpu);
 	/* Three tasks, two of them at once: two groups for two jobs. */
 	tasks[1].first = 9.0;
-	cpu = rio_cpucost_attribute(
-		&(struct rio_cpucost_in){ .results = results,
-					  .comparisons = comps,
-					  .output = out,
-					  .map = map,
-					  .cpu = cw,
-					  .tasks = tasks,
-					  .ntasks = 3 });
+	cpu = attribute(results, comps, out, map, cw, tasks, 3);
 	assert_string_equal(rio_json_str(cpu, "match"),
 			    "one group of tasks running together per job");
 	json_object_put(cpu);
