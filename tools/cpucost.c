@@ -11,9 +11,8 @@
 #include "hostmap.h"
 #include "jutil.h"
 #include "remote.h"
+#include "summary.h"
 #include "taskwatch.h"
-
-#define GIB (1024.0 * 1024 * 1024)
 
 struct window {
 	double a, b; /* on this host's CLOCK_MONOTONIC; b == 0: none */
@@ -274,24 +273,17 @@ out:
 	return ok;
 }
 
-static double moved(json_object *entry, const char *key)
-{
-	return rio_json_num(rio_json_get(entry, "read"), key, 0) +
-	       rio_json_num(rio_json_get(entry, "write"), key, 0);
-}
-
 /* One host's CPU over one window: busy is user + nice + system + irq +
  * softirq (idle, iowait and a hypervisor's steal are not this host's
  * work). NULL when the series does not cover the window. */
 static json_object *host_cost(const char *host, const struct rio_cpustat *v,
-			      int n, const struct window *w, json_object *entry)
+			      int n, const struct window *w, struct rio_moved m)
 {
 	static const enum rio_cpustat_field busy[] = {
 		RIO_CPU_USER, RIO_CPU_NICE, RIO_CPU_SYSTEM, RIO_CPU_IRQ,
 		RIO_CPU_SOFTIRQ
 	};
-	double f[RIO_CPU_NFIELDS], sum = 0, bytes = moved(entry, "io_bytes");
-	double ios = moved(entry, "total_ios"), span = w->b - w->a;
+	double f[RIO_CPU_NFIELDS], sum = 0, span = w->b - w->a;
 	json_object *o;
 	size_t i;
 
@@ -317,12 +309,7 @@ static json_object *host_cost(const char *host, const struct rio_cpustat *v,
 	json_object_object_add(
 		o, "busy_pct",
 		json_object_new_double(100 * sum / (span * v[0].ncpu)));
-	json_object_object_add(
-		o, "per_gib_s",
-		rio_json_num_or_null(bytes > 0 ? sum * GIB / bytes : NAN));
-	json_object_object_add(o, "per_kio_s",
-			       rio_json_num_or_null(ios > 0 ? sum * 1000 / ios
-							    : NAN));
+	rio_summary_add_per_unit(o, sum, m);
 	return o;
 }
 
@@ -343,7 +330,7 @@ static char *series_host(struct rio_cpuwatch *cw, int i,
 
 static json_object *costs(struct rio_cpuwatch *cw,
 			  const struct rio_hostmap *map, const struct window *w,
-			  json_object *entry)
+			  struct rio_moved m)
 {
 	json_object *arr = json_object_new_array(), *c;
 	const struct rio_cpustat *v;
@@ -353,7 +340,7 @@ static json_object *costs(struct rio_cpuwatch *cw,
 	for (i = 0; i < rio_cpuwatch_count(cw); i++) {
 		v = rio_cpuwatch_series(cw, i, &n);
 		host = series_host(cw, i, map);
-		c = host && v ? host_cost(host, v, n, w, entry) : NULL;
+		c = host && v ? host_cost(host, v, n, w, m) : NULL;
 		if (c)
 			json_object_array_add(arr, c);
 		free(host);
@@ -364,15 +351,16 @@ static json_object *costs(struct rio_cpuwatch *cw,
 /* The union of the windows of one job's entries, and what they moved. */
 static int job_window(json_object *output, const struct rio_hostmap *map,
 		      const struct window *w, const char *host, const char *job,
-		      struct window *u, json_object *sum)
+		      struct window *u, struct rio_moved *m)
 {
 	int i, n = rio_fio_entry_count(output), found = 0;
 	const char *h, *name;
+	struct rio_moved one;
 	json_object *e;
-	double bytes = 0, ios = 0;
 
 	u->a = INFINITY;
 	u->b = 0;
+	*m = (struct rio_moved){ 0 };
 	for (i = 0; i < n; i++) {
 		e = rio_fio_entry(output, i, map, &h);
 		name = rio_json_str(e, "jobname");
@@ -382,16 +370,11 @@ static int job_window(json_object *output, const struct rio_hostmap *map,
 			return 0;
 		u->a = fmin(u->a, w[i].a);
 		u->b = fmax(u->b, w[i].b);
-		bytes += moved(e, "io_bytes");
-		ios += moved(e, "total_ios");
+		one = rio_summary_moved(e);
+		m->bytes += one.bytes;
+		m->ios += one.ios;
 		found = 1;
 	}
-	/* host_cost reads what was moved from an entry-shaped object. */
-	json_object_object_add(sum, "read", json_object_new_object());
-	json_object_object_add(rio_json_get(sum, "read"), "io_bytes",
-			       json_object_new_double(bytes));
-	json_object_object_add(rio_json_get(sum, "read"), "total_ios",
-			       json_object_new_double(ios));
 	return found;
 }
 
@@ -400,14 +383,13 @@ static json_object *side_costs(json_object *output,
 			       struct rio_cpuwatch *cw, const struct window *w,
 			       json_object *c, const char *side)
 {
-	json_object *sum = json_object_new_object(), *arr = NULL;
+	struct rio_moved m;
 	struct window u;
 
-	if (job_window(output, map, w, rio_json_str(c, "host"),
-		       rio_json_str(rio_json_get(c, side), "jobname"), &u, sum))
-		arr = costs(cw, map, &u, sum);
-	json_object_put(sum);
-	return arr;
+	if (!job_window(output, map, w, rio_json_str(c, "host"),
+			rio_json_str(rio_json_get(c, side), "jobname"), &u, &m))
+		return NULL;
+	return costs(cw, map, &u, m);
 }
 
 static json_object *host_ratio(json_object *r, json_object *t)
@@ -512,7 +494,8 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 		json_object_object_add(
 			r, "host_cpu",
 			w[i].b ? costs(in->cpu, in->map, &w[i],
-				       entry_at(in->output, i, in->map))
+				       rio_summary_moved(entry_at(in->output, i,
+								  in->map)))
 			       : NULL);
 	}
 	if (w)

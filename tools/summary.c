@@ -153,31 +153,42 @@ double rio_summary_fio_cpu_s(json_object *entry)
 	return pct / 100 * rio_json_num(entry, "job_runtime", 0) / 1000;
 }
 
+struct rio_moved rio_summary_moved(json_object *entry)
+{
+	json_object *r = rio_json_get(entry, "read"),
+		    *w = rio_json_get(entry, "write");
+
+	return (struct rio_moved){
+		.bytes = rio_json_num(r, "io_bytes", 0) +
+			 rio_json_num(w, "io_bytes", 0),
+		.ios = rio_json_num(r, "total_ios", 0) +
+		       rio_json_num(w, "total_ios", 0),
+	};
+}
+
+void rio_summary_add_per_unit(json_object *o, double cpu_s, struct rio_moved m)
+{
+	json_object_object_add(
+		o, "per_gib_s",
+		rio_json_num_or_null(m.bytes > 0 ? cpu_s * GIB / m.bytes
+						 : NAN));
+	json_object_object_add(
+		o, "per_kio_s",
+		rio_json_num_or_null(m.ios > 0 ? cpu_s * 1000 / m.ios : NAN));
+}
+
 static json_object *fio_cpu(json_object *entry)
 {
-	double bytes = 0, ios = 0, cpu = rio_summary_fio_cpu_s(entry);
-	static const char *const dirs[] = { "read", "write" };
+	double cpu = rio_summary_fio_cpu_s(entry);
 	json_object *o;
-	int d;
 
 	if (!rio_json_get(entry, "usr_cpu"))
 		return NULL;
-	for (d = 0; d < 2; d++) {
-		bytes += rio_json_num(rio_json_get(entry, dirs[d]), "io_bytes",
-				      0);
-		ios += rio_json_num(rio_json_get(entry, dirs[d]), "total_ios",
-				    0);
-	}
 	o = json_object_new_object();
 	json_object_object_add(o, "usr_pct", copy_of(entry, "usr_cpu"));
 	json_object_object_add(o, "sys_pct", copy_of(entry, "sys_cpu"));
 	json_object_object_add(o, "cpu_s", json_object_new_double(cpu));
-	json_object_object_add(
-		o, "per_gib_s",
-		rio_json_num_or_null(bytes > 0 ? cpu * GIB / bytes : NAN));
-	json_object_object_add(o, "per_kio_s",
-			       rio_json_num_or_null(ios > 0 ? cpu * 1000 / ios
-							    : NAN));
+	rio_summary_add_per_unit(o, cpu, rio_summary_moved(entry));
 	return o;
 }
 

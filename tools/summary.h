@@ -26,6 +26,16 @@ json_object *rio_summary_results(json_object *output,
 				 const struct rio_hostmap *hosts,
 				 json_object *job_files);
 
+/* What an entry moved, both directions: bytes and I/Os. */
+struct rio_moved {
+	double bytes, ios;
+};
+struct rio_moved rio_summary_moved(json_object *entry);
+
+/* Adds per_gib_s and per_kio_s to o: cpu_s over what m moved (null for
+ * nothing moved). */
+void rio_summary_add_per_unit(json_object *o, double cpu_s, struct rio_moved m);
+
 /* CPU seconds fio's job threads used (usr_cpu + sys_cpu over job_runtime). */
 double rio_summary_fio_cpu_s(json_object *entry);
 
