@@ -19,7 +19,7 @@ trap cleanup EXIT
 cd "$tmp" || exit 1
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
-# write_pair_fio RUNTIME: pair.fio, a 64 KiB pair (bandwidth) and a 4 KiB one
+# write_pair_fio RUNTIME (fio's: 1, 500ms): pair.fio, a 64 KiB pair (bandwidth) and a 4 KiB one
 # at one in flight (round trips), each side held to its rate, so every
 # ratio is known: RDMA's side has twice TCP's bandwidth, four times its
 # round trips.
