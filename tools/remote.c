@@ -32,72 +32,6 @@ char *rio_remote_host_name(const char *client)
 	return strndup(h, strcspn(h, ","));
 }
 
-void rio_remote_argv_free(char **argv)
-{
-	size_t i;
-
-	for (i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-/* One word with %h and %% replaced. */
-static char *expand(const char *w, size_t n, const char *host)
-{
-	size_t i, len = 0, hl = strlen(host);
-	char *out, *o;
-
-	for (i = 0; i < n; i++)
-		len += (w[i] == '%' && i + 1 < n && w[i + 1] == 'h') ? hl : 1;
-	out = malloc(len + 1);
-	if (!out)
-		return NULL;
-	for (i = 0, o = out; i < n; i++) {
-		if (w[i] == '%' && i + 1 < n && w[i + 1] == 'h') {
-			memcpy(o, host, hl);
-			o += hl;
-			i++;
-		} else if (w[i] == '%' && i + 1 < n && w[i + 1] == '%') {
-			*o++ = '%';
-			i++;
-		} else {
-			*o++ = w[i];
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-int rio_remote_argv_build(const char *cmd, const char *host, char ***argv)
-{
-	static const char blanks[] = " \t\n";
-	size_t n = 0, k = 0, len;
-	const char *p;
-	char **v;
-
-	*argv = NULL;
-	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
-		n++;
-		p += strcspn(p, blanks);
-	}
-	if (!n)
-		return -EINVAL;
-	v = calloc(n + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
-		len = strcspn(p, blanks);
-		v[k] = expand(p, len, host);
-		if (!v[k++]) {
-			rio_remote_argv_free(v);
-			return -ENOMEM;
-		}
-		p += len;
-	}
-	*argv = v;
-	return 0;
-}
-
 /* Prints the last lines of text, each after prefix. */
 static void print_tail(const char *prefix, const char *text)
 {
@@ -187,7 +121,7 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 			ret = -ENOMEM;
 			break;
 		}
-		ret = rio_remote_argv_build(cmd, host, &argv);
+		ret = rio_strv_split(cmd, 'h', host, &argv);
 		if (ret == -EINVAL)
 			RIO_ERR("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
 				cmd);
@@ -207,7 +141,7 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 			json_object_object_add(e, "env", doc);
 			json_object_array_add(arr, e);
 		}
-		rio_remote_argv_free(argv);
+		rio_strv_free(argv);
 		argv = NULL;
 		free(shown);
 		shown = NULL;

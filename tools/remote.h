@@ -13,16 +13,8 @@
 char *rio_remote_host_name(const char *client);
 
 /*
- * Splits cmd on blanks into a NULL-terminated argv (no shell: no quotes, no
- * expansions) in which every "%h" becomes host and "%%" becomes "%". Returns 0,
- * or -EINVAL for a command with no word. Free with rio_remote_argv_free().
- */
-int rio_remote_argv_build(const char *cmd, const char *host, char ***argv);
-void rio_remote_argv_free(char **argv);
-
-/*
  * Runs cmd once per host that is not this one (stdin /dev/null, at most
- * timeout_s seconds each), expecting an `rdmaio env` document on its stdout,
+ * timeout_s seconds each; split as rio_strv_split with %h the host), expecting an `rdmaio env` document on its stdout,
  * and returns the result's "remote_hosts" array: {client, host, command,
  * env} per host. Stops at the first failure, printing the client, the
  * command, its exit status and the end of its stderr, and returns a

@@ -10,6 +10,7 @@
 #include "remote.h"
 #include "result.h"
 #include "runwatch.h"
+#include "strv.h"
 #include "taskwatch.h"
 
 /* ssh with a login shell on an emulated host takes seconds, not minutes. */
@@ -48,7 +49,7 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 			continue;
 		remotes++;
 		name = rio_remote_host_name(hosts[i].client);
-		ret = name ? rio_remote_argv_build(cmd, name, &argv) : -ENOMEM;
+		ret = name ? rio_strv_split(cmd, 'h', name, &argv) : -ENOMEM;
 		free(name);
 		if (ret == -EINVAL)
 			RIO_ERR("run: --remote-cpu '%s' has no word to run (give a command, e.g. 'ssh %%h rdmaio cpu-watch')",
@@ -56,7 +57,7 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 		if (ret)
 			break;
 		ret = rio_cpuwatch_add_remote(w->cpu, hosts[i].client, argv);
-		rio_remote_argv_free(argv);
+		rio_strv_free(argv);
 	}
 	if (!ret && !remotes) {
 		RIO_ERR("run: --remote-cpu watches the CPU of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always watched)");

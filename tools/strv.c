@@ -41,3 +41,69 @@ char *rio_strv_join(char *const *argv)
 	}
 	return s;
 }
+
+void rio_strv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* One word with %key and %% replaced. */
+static char *expand(const char *w, size_t n, char key, const char *value)
+{
+	size_t i, len = 0, vl = strlen(value);
+	char *out, *o;
+
+	for (i = 0; i < n; i++)
+		len += (w[i] == '%' && i + 1 < n && w[i + 1] == key) ? vl : 1;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (i = 0, o = out; i < n; i++) {
+		if (w[i] == '%' && i + 1 < n && w[i + 1] == key) {
+			memcpy(o, value, vl);
+			o += vl;
+			i++;
+		} else if (w[i] == '%' && i + 1 < n && w[i + 1] == '%') {
+			*o++ = '%';
+			i++;
+		} else {
+			*o++ = w[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int rio_strv_split(const char *cmd, char key, const char *value, char ***argv)
+{
+	static const char blanks[] = " \t\n";
+	size_t n = 0, k = 0, len;
+	const char *p;
+	char **v;
+
+	*argv = NULL;
+	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
+		n++;
+		p += strcspn(p, blanks);
+	}
+	if (!n)
+		return -EINVAL;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (p = cmd + strspn(cmd, blanks); *p; p += strspn(p, blanks)) {
+		len = strcspn(p, blanks);
+		v[k] = expand(p, len, key, value);
+		if (!v[k++]) {
+			rio_strv_free(v);
+			return -ENOMEM;
+		}
+		p += len;
+	}
+	*argv = v;
+	return 0;
+}

@@ -14,4 +14,13 @@ json_object *rio_strv_json(char *const *v, int n);
  * to run). Malloc'd; NULL when out of memory. */
 char *rio_strv_join(char *const *argv);
 
+/*
+ * Splits cmd on blanks into a NULL-terminated argv (no shell: no quotes, no
+ * expansions) in which every "%" key becomes value and "%%" becomes "%"
+ * (--remote-env's %h, --baseline's %o). Returns 0, or -EINVAL for a command
+ * with no word. Free with rio_strv_free().
+ */
+int rio_strv_split(const char *cmd, char key, const char *value, char ***argv);
+void rio_strv_free(char **argv);
+
 #endif

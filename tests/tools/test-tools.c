@@ -28,6 +28,7 @@
 #include "../../tools/mountwatch.h"
 #include "../../tools/remote.h"
 #include "../../tools/schema.h"
+#include "../../tools/strv.h"
 #include "../../tools/summary.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -618,7 +619,7 @@ static void remote__host_name_is_fios(void **state)
 	}
 }
 
-static void remote__argv_splits_on_blanks_and_puts_the_host(void **state)
+static void strv__split_on_blanks_puts_the_value(void **state)
 {
 	static const char *const want[] = {
 		"ssh",	"node1", "/opt/bin/rdmaio", "env", "--x=node1:%h",
@@ -629,22 +630,22 @@ static void remote__argv_splits_on_blanks_and_puts_the_host(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rio_remote_argv_build(
+		rio_strv_split(
 			"  ssh\t%h  /opt/bin/rdmaio env --x=%h:%%h 100% \n",
-			"node1", &argv),
+			'h', "node1", &argv),
 		0);
 	for (i = 0; want[i]; i++) {
 		assert_non_null(argv[i]);
 		assert_string_equal(argv[i], want[i]);
 	}
 	assert_null(argv[i]);
-	rio_remote_argv_free(argv);
+	rio_strv_free(argv);
 	/* No shell: quotes and $ stay as they are. */
-	assert_int_equal(rio_remote_argv_build("echo '$HOME'", "h", &argv), 0);
+	assert_int_equal(rio_strv_split("echo '$HOME'", 'h', "h", &argv), 0);
 	assert_string_equal(argv[1], "'$HOME'");
 	assert_null(argv[2]);
-	rio_remote_argv_free(argv);
-	assert_int_equal(rio_remote_argv_build(" \t ", "h", &argv), -EINVAL);
+	rio_strv_free(argv);
+	assert_int_equal(rio_strv_split(" \t ", 'h', "h", &argv), -EINVAL);
 	assert_null(argv);
 }
 
@@ -762,8 +763,7 @@ int main(void)
 		cmocka_unit_test(ceiling__fork_sums_the_waiters),
 		cmocka_unit_test(ceiling__split_runs_are_never_summed_together),
 		cmocka_unit_test(remote__host_name_is_fios),
-		cmocka_unit_test(
-			remote__argv_splits_on_blanks_and_puts_the_host),
+		cmocka_unit_test(strv__split_on_blanks_puts_the_value),
 		cmocka_unit_test(envdoc__describes_this_host_and_validates),
 		cmocka_unit_test(envdoc__parse_rejects_other_documents),
 	};
