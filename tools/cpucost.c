@@ -348,6 +348,15 @@ static json_object *costs(struct rio_cpuwatch *cw,
 	return arr;
 }
 
+json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+				const struct rio_hostmap *map, double a,
+				double b, struct rio_moved m)
+{
+	const struct window w = { a, b };
+
+	return costs(cw, map, &w, m);
+}
+
 /* The union of the windows of one job's entries, and what they moved. */
 static int job_window(json_object *output, const struct rio_hostmap *map,
 		      const struct window *w, const char *host, const char *job,

@@ -4,6 +4,8 @@
 
 #include <json-c/json.h>
 
+#include "summary.h"
+
 struct rio_cpuwatch;
 struct rio_hostmap;
 struct rio_task;
@@ -42,5 +44,14 @@ struct rio_cpucost_in {
 };
 
 json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in);
+
+/*
+ * Every watched host's CPU over [a, b] (this host's CLOCK_MONOTONIC) for
+ * what moved m, as host_cpu objects; a host whose series does not cover
+ * the window is left out. For a --baseline's run.
+ */
+json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+				const struct rio_hostmap *map, double a,
+				double b, struct rio_moved m);
 
 #endif

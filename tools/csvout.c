@@ -84,10 +84,16 @@ static size_t side(FILE *out, size_t col, json_object *s)
 	return col;
 }
 
-/* The watched hosts' names: two columns each in a job row, one in a pair's. */
+/* The watched hosts' names: two columns each in a job row, one in a
+ * pair's; a result of rounds has them in each round's cpu. */
 static json_object *hosts_of(json_object *doc)
 {
-	return rio_json_get(rio_json_get(doc, "cpu"), "hosts");
+	json_object *cpu = rio_json_get(doc, "cpu");
+	json_object *rounds = rio_json_get(doc, "rounds");
+
+	if (!cpu && rio_json_len(rounds))
+		cpu = rio_json_get(json_object_array_get_idx(rounds, 0), "cpu");
+	return rio_json_get(cpu, "hosts");
 }
 
 static json_object *by_host(json_object *arr, const char *host)
@@ -169,6 +175,25 @@ static void pair_row(FILE *out, json_object *c, json_object *hosts)
 	fputc('\n', out);
 }
 
+/* A --baseline: its bandwidth, and each host's CPU over its window. */
+static void baseline_row(FILE *out, json_object *doc, json_object *b,
+			 json_object *hosts)
+{
+	size_t col = 0;
+
+	field(out, col++, "baseline");
+	field(out, col++, rio_json_str(rio_json_get(doc, "host"), "hostname"));
+	field(out, col++, rio_json_str(b, "name"));
+	field(out, col++, NULL);
+	field(out, col++, "copy");
+	field(out, col++, NULL);
+	num(out, col++, rio_json_num(b, "bw_bytes", NAN));
+	while (col < NCOLS)
+		field(out, col++, NULL);
+	host_columns(out, col, hosts, rio_json_get(b, "host_cpu"), 0);
+	fputc('\n', out);
+}
+
 int rio_csv_write(json_object *doc, FILE *out)
 {
 	static const char *const dirs[] = { "read", "write" };
@@ -204,5 +229,8 @@ int rio_csv_write(json_object *doc, FILE *out)
 	}
 	for (i = 0; i < rio_json_len(cs); i++)
 		pair_row(out, json_object_array_get_idx(cs, i), hosts);
+	cs = rio_json_get(doc, "baselines");
+	for (i = 0; i < rio_json_len(cs); i++)
+		baseline_row(out, doc, json_object_array_get_idx(cs, i), hosts);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -3,7 +3,7 @@ RDMAIO_TOOL_SRCS := rdmaio spawn file jutil jobfile host envstatus fio hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
 	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
 	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \
-	jobpath
+	jobpath baseline reportbase
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json
 RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)

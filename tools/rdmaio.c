@@ -27,6 +27,7 @@
 #include "hostmap.h"
 #include "jobfile.h"
 #include "jobpath.h"
+#include "baseline.h"
 #include "jutil.h"
 #include "log.h"
 #include "remote.h"
@@ -54,6 +55,8 @@ struct args {
 	const char *server_host, *client_host;
 	struct client_arg *clients;
 	int nclients;
+	struct rio_baseline **baselines; /* --baseline, in the order given */
+	int nbaselines;
 	unsigned timeout_s, repeat;
 	double noise;
 	bool csv, gbit;
@@ -77,6 +80,38 @@ static int number(const char *opt, const char *s, double min, double max,
 			min, max);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+#define BASELINES_MAX 8
+
+static int add_baseline(struct args *a, const char *spec)
+{
+	struct rio_baseline **nb, *b;
+	int i, ret;
+
+	if (a->nbaselines == BASELINES_MAX) {
+		RIO_ERR("run: more than %d --baseline commands", BASELINES_MAX);
+		return -EINVAL;
+	}
+	ret = rio_baseline_parse(spec, &b);
+	if (ret)
+		return ret;
+	for (i = 0; i < a->nbaselines; i++)
+		if (!strcmp(rio_baseline_name(a->baselines[i]),
+			    rio_baseline_name(b))) {
+			RIO_ERR("run: two --baseline commands are named %s: give each its own name",
+				rio_baseline_name(b));
+			rio_baseline_delete(&b);
+			return -EINVAL;
+		}
+	nb = realloc(a->baselines, (a->nbaselines + 1) * sizeof(*nb));
+	if (!nb) {
+		rio_baseline_delete(&b);
+		return -ENOMEM;
+	}
+	a->baselines = nb;
+	nb[a->nbaselines++] = b;
 	return 0;
 }
 
@@ -106,6 +141,9 @@ static void args_free(struct args *a)
 {
 	while (a->nclients)
 		free(a->clients[--a->nclients].jobs);
+	while (a->nbaselines)
+		rio_baseline_delete(&a->baselines[--a->nbaselines]);
+	free(a->baselines);
 	free(a->clients);
 	free(a->pos);
 	rio_jobpath_free(a->resolved, a->nresolved);
@@ -289,6 +327,30 @@ static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
 	return 0;
 }
 
+/* A --baseline command that hangs is stopped after this long. */
+#define BASELINE_TIMEOUT_S 600
+
+/*
+ * Every --baseline once, after the round's fio and under its watch, so
+ * that the hosts' CPU over a copy is read as over a job. A failed one is
+ * recorded and the others still run.
+ */
+static void run_baselines(const struct args *a, struct rio_result_in *in,
+			  struct rio_runwatch *watch)
+{
+	int i;
+
+	in->baselines = json_object_new_array();
+	for (i = 0; i < a->nbaselines && !rio_spawn_signal_pending(); i++) {
+		fprintf(stderr, "rdmaio: baseline %s\n",
+			rio_baseline_name(a->baselines[i]));
+		rio_baseline_run(a->baselines[i],
+				 a->timeout_s ? a->timeout_s
+					      : BASELINE_TIMEOUT_S,
+				 rio_runwatch_tick, watch, in->baselines);
+	}
+}
+
 /* Runs fio (or imports its JSON) while watching the hosts. */
 static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
 		   int n, char **jf, int njf, struct rio_result_in *in,
@@ -317,6 +379,8 @@ static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
 	}
 	ret = rio_fio_run(&r, &in->fio_runs, &in->fio_exit_status,
 			  &in->fio_output);
+	if (!ret && a->nbaselines)
+		run_baselines(a, in, watch);
 	rio_runwatch_finish(watch, in);
 	return ret;
 }
@@ -347,6 +411,9 @@ static int run_prepare(const struct args *a, struct run *r)
 	if (a->fio_json && a->remote_cpu)
 		return usage_error(
 			"--remote-cpu watches a run rdmaio starts; --fio-json imports a finished one");
+	if (a->fio_json && a->nbaselines)
+		return usage_error(
+			"--baseline runs a command beside fio; --fio-json imports a finished run");
 	if (a->fio_json && a->repeat > 1)
 		return usage_error(
 			"--repeat runs fio several times; --fio-json imports one finished run (drop --repeat, or run the jobs with it)");
@@ -397,6 +464,24 @@ static int run_rounds(const struct args *a, struct run *r)
 	return ret;
 }
 
+/* Whether a --baseline failed in some round (its record has an error). */
+static bool baselines_failed(json_object *doc)
+{
+	json_object *rounds = rio_json_get(doc, "rounds"), *b;
+	size_t k, i, n = rounds ? rio_json_len(rounds) : 1;
+
+	for (k = 0; k < n; k++) {
+		b = rio_json_get(rounds ? json_object_array_get_idx(rounds, k)
+					: doc,
+				 "baselines");
+		for (i = 0; i < rio_json_len(b); i++)
+			if (rio_json_get(json_object_array_get_idx(b, i),
+					 "error"))
+				return true;
+	}
+	return false;
+}
+
 /* Runs fio, then builds, validates, writes and reports the result. */
 static int run_execute(const struct args *a, struct run *r)
 {
@@ -423,7 +508,7 @@ static int run_execute(const struct args *a, struct run *r)
 		rio_report_table(r->doc, stdout);
 		printf("\nresult: %s\n", r->out);
 	}
-	return ret ? 1 : 0;
+	return ret || baselines_failed(r->doc) ? 1 : 0;
 }
 
 static void run_free(struct run *r)
@@ -436,6 +521,7 @@ static void run_free(struct run *r)
 	json_object_put(r->in.remote_hosts);
 	json_object_put(r->in.fio_output);
 	json_object_put(r->in.fio_runs);
+	json_object_put(r->in.baselines);
 	json_object_put(r->doc);
 	json_object_put(r->jobs);
 	rio_fiohosts_free(r->hosts, r->nhosts);
@@ -444,6 +530,7 @@ static void run_free(struct run *r)
 		json_object_put(r->rounds[r->nrounds].mounts_during_run);
 		json_object_put(r->rounds[r->nrounds].fio_output);
 		json_object_put(r->rounds[r->nrounds].fio_runs);
+		json_object_put(r->rounds[r->nrounds].baselines);
 		rio_runwatch_delete(&r->watches[r->nrounds]);
 	}
 	free(r->rounds);
@@ -763,7 +850,8 @@ enum {
 	OPT_UNITS,
 	OPT_INTERVAL,
 	OPT_MAX_S,
-	OPT_REPEAT
+	OPT_REPEAT,
+	OPT_BASELINE
 };
 
 /* An option: its long name, its letter or OPT_ value, its argument. */
@@ -790,6 +878,7 @@ static const struct opt run_opts[] = {
 	{ "repeat", OPT_REPEAT, "N" },
 	{ "remote-env", OPT_REMOTE_ENV, "CMD" },
 	{ "remote-cpu", OPT_REMOTE_CPU, "CMD" },
+	{ "baseline", OPT_BASELINE, "NAME=CMD" },
 	{ NULL, 0, NULL },
 };
 
@@ -832,7 +921,7 @@ static const struct opt help_opt = { "help", 'h', NULL };
 /* Lines after a synopsis's first are indented as "usage: " is long. */
 static const char run_synopsis[] =
 	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
-	"                  [--remote-env CMD] [--remote-cpu CMD]\n"
+	"                  [--remote-env CMD] [--remote-cpu CMD] [--baseline NAME=CMD]...\n"
 	"                  JOB... [--client HOST JOB...]...\n"
 	"       rdmaio run [...] --server-host HOST --client-host HOST JOB...\n"
 	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB...]\n"
@@ -855,7 +944,12 @@ static const char run_note[] =
 	"--remote-cpu CMD: while fio runs, run CMD per such host (as --remote-env)\n"
 	"       and read the CPU counters it prints, e.g. 'ssh %h rdmaio cpu-watch'\n"
 	"--repeat N: run the job files N times (1..100), one round after the\n"
-	"       other; the result keeps every round and sums them up as medians\n";
+	"       other; the result keeps every round and sums them up as medians\n"
+	"--baseline NAME=CMD: after each round's fio, time CMD (split as\n"
+	"       --remote-env) that copies a file to %o, a path rdmaio makes here:\n"
+	"       the file's size over CMD's time is its bandwidth, shown beside the\n"
+	"       sequential reads, e.g. 'scp=scp -q HOST:/srv/FILE %o'; a CMD that\n"
+	"       fails leaves its error in the result and makes run exit 1\n";
 
 static const char report_note[] =
 	"report: Markdown (verdicts, setup, RDMA vs TCP, jobs, targets, checks);\n"
@@ -1308,6 +1402,8 @@ static int set_option(struct args *a, int c, char *arg)
 		break;
 	case OPT_REPEAT:
 		return rounds(a, arg);
+	case OPT_BASELINE:
+		return add_baseline(a, arg);
 	default:
 		RIO_ERR("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
 			c);

@@ -5,6 +5,7 @@
 
 #include "jutil.h"
 #include "report.h"
+#include "reportbase.h"
 #include "units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -139,8 +140,12 @@ static void verdicts(json_object *doc, FILE *out)
 		else
 			fprintf(out, "- %s\n", v);
 	}
+	rio_reportbase_verdicts(doc, out);
 	fprintf(out,
-		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better.\n\n");
+		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better%s.\n\n",
+		rio_json_len(rio_json_get(doc, "baselines"))
+			? "; against a baseline, each NFS transport's bandwidth over the baseline's"
+			: "");
 }
 
 static void pair_row(json_object *doc, json_object *c,
@@ -828,6 +833,7 @@ void rio_report_write(json_object *doc, const struct rio_report_opts *o,
 	verdicts(doc, out);
 	setup(doc, out);
 	comparisons_table(doc, o, out);
+	rio_reportbase_table(doc, o, out);
 	jobs_table(doc, o, out);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))

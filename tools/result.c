@@ -249,6 +249,52 @@ static void cpu_warnings(json_object *cpu, json_object *warnings,
 			     pre, rio_json_str(cpu, "match"));
 }
 
+/*
+ * The --baseline records of one run, each with the CPU of every watched
+ * host over its window and its own CPU per GiB; a failed one is warned of.
+ */
+static json_object *baselines_json(const struct rio_result_in *r,
+				   const struct rio_hostmap *map,
+				   json_object *warnings, const char *pre)
+{
+	json_object *out = json_object_new_array(), *b, *w;
+	struct rio_moved moved;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(r->baselines); i++) {
+		b = NULL;
+		json_object_deep_copy(
+			json_object_array_get_idx(r->baselines, i), &b, NULL);
+		if (!b)
+			continue;
+		moved = (struct rio_moved){ rio_json_num(b, "bytes", 0), 0 };
+		json_object_object_add(
+			b, "cpu_per_gib_s",
+			moved.bytes > 0 ? json_object_new_double(
+						  rio_json_num(b, "cpu_s", 0) *
+						  (1 << 30) / moved.bytes)
+					: NULL);
+		w = rio_json_get(b, "window");
+		json_object_object_add(
+			b, "host_cpu",
+			r->cpu && moved.bytes > 0
+				? rio_cpucost_window(
+					  r->cpu, map,
+					  rio_json_num(w, "start_s", 0),
+					  rio_json_num(w, "end_s", 0), moved)
+				: json_object_new_array());
+		if (rio_json_get(b, "error"))
+			rio_warn_add(
+				warnings, "baseline-failed",
+				"%sbaseline %s: '%s' %s; it has no figures (run it by hand to see why)",
+				pre, rio_json_str(b, "name"),
+				rio_json_str(b, "command"),
+				rio_json_str(b, "error"));
+		json_object_array_add(out, b);
+	}
+	return out;
+}
+
 /* What one run of fio (r: in itself, or a round of it) was measured in. */
 struct measure {
 	const struct rio_result_in *in, *r;
@@ -289,6 +335,10 @@ static json_object *measure(json_object *dst, const struct measure *m)
 		json_object_object_add(dst, "cpu", rio_cpucost_attribute(&c));
 		cpu_warnings(rio_json_get(dst, "cpu"), m->warnings, m->pre);
 	}
+	if (m->r->baselines)
+		json_object_object_add(dst, "baselines",
+				       baselines_json(m->r, m->map, m->warnings,
+						      m->pre));
 	rio_derive_verdicts(rio_json_get(dst, "comparisons"), m->caveat);
 	return output;
 }
@@ -429,6 +479,9 @@ static void add_rounds(json_object *doc, const struct measure *m, int *flagged)
 	json_object_object_add(doc, "results", rio_rounds_results(rounds));
 	json_object_object_add(doc, "comparisons",
 			       rio_rounds_comparisons(rounds));
+	if (m->in->rounds[0].baselines)
+		json_object_object_add(doc, "baselines",
+				       rio_rounds_baselines(rounds));
 	snprintf(caveat, sizeof(caveat), "median of %d rounds%s%s",
 		 m->in->nrounds, m->caveat ? "; " : "", m->caveat ?: "");
 	rio_derive_verdicts(rio_json_get(doc, "comparisons"), caveat);

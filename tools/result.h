@@ -31,10 +31,11 @@ struct rio_result_in {
 	struct rio_cpuwatch *cpu; /* the hosts' CPU during the run, or NULL */
 	const struct rio_task *tasks; /* fio's job tasks seen on this host */
 	int ntasks;
+	json_object *baselines; /* --baseline's records (baseline.h), or NULL */
 	/*
 	 * rdmaio run --repeat N with N > 1: each round's fio_runs,
-	 * fio_exit_status, fio_output, mounts_during_run, cpu, tasks and
-	 * ntasks, which in's own then leaves unused; NULL: one run, in's.
+	 * fio_exit_status, fio_output, mounts_during_run, cpu, tasks,
+	 * ntasks and baselines, which in's own then leaves unused; NULL: one run, in's.
 	 */
 	const struct rio_result_in *rounds;
 	int nrounds;

@@ -45,6 +45,7 @@ double rio_rounds_num(json_object *o, const char *path)
 static const char *const result_keys[] = { "host", "jobname", NULL };
 static const char *const pair_keys[] = { "host", "workload", "direction",
 					 "tcp_direction", NULL };
+static const char *const baseline_keys[] = { "name", NULL };
 
 static int str_eq(const char *a, const char *b)
 {
@@ -87,7 +88,9 @@ static json_object *nth_match(json_object *arr, json_object *e,
 
 static const char *const *keys_of(json_object *e)
 {
-	return rio_json_get(e, "jobname") ? result_keys : pair_keys;
+	if (rio_json_get(e, "jobname"))
+		return result_keys;
+	return rio_json_get(e, "workload") ? pair_keys : baseline_keys;
 }
 
 int rio_rounds_occurrence(json_object *arr, size_t i)
@@ -334,6 +337,18 @@ static json_object *pair_spread(json_object **v, int n)
 	return o;
 }
 
+/* A baseline's time and bandwidth; its window is each round's own. */
+static json_object *baseline_spread(json_object *s, json_object **v, int n)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_del(s, "window");
+	json_object_object_add(o, "rounds", json_object_new_int(n));
+	json_object_object_add(o, "bw_bytes", spread(v, n, "bw_bytes"));
+	json_object_object_add(o, "elapsed_s", spread(v, n, "elapsed_s"));
+	return o;
+}
+
 /* A direction no round moved data in has no figures. */
 static void drop_empty(json_object *over, json_object *entry)
 {
@@ -370,6 +385,9 @@ static json_object *sum_up(json_object *rounds, size_t r, size_t i,
 	if (keys == result_keys) {
 		json_object_object_add(s, "over_rounds", result_spread(v, n));
 		drop_empty(rio_json_get(s, "over_rounds"), s);
+	} else if (keys == baseline_keys) {
+		json_object_object_add(s, "over_rounds",
+				       baseline_spread(s, v, n));
 	} else {
 		json_object_object_add(s, "over_rounds", pair_spread(v, n));
 	}
@@ -405,4 +423,9 @@ json_object *rio_rounds_results(json_object *rounds)
 json_object *rio_rounds_comparisons(json_object *rounds)
 {
 	return sum_all(rounds, "comparisons", pair_keys);
+}
+
+json_object *rio_rounds_baselines(json_object *rounds)
+{
+	return sum_all(rounds, "baselines", baseline_keys);
 }

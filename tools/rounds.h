@@ -24,6 +24,10 @@ json_object *rio_rounds_results(json_object *rounds);
 /* The top-level "comparisons", without verdicts (rio_derive_verdicts). */
 json_object *rio_rounds_comparisons(json_object *rounds);
 
+/* The top-level "baselines": each --baseline by name, its figures the
+ * medians, over_rounds its bandwidth's and time's spread. */
+json_object *rio_rounds_baselines(json_object *rounds);
+
 /* How many rounds doc holds: rounds[]'s length, or 1 without it (or with
  * an empty one). */
 int rio_rounds_count(json_object *doc);
@@ -37,7 +41,8 @@ json_object *rio_rounds_get(json_object *doc, int i);
 int rio_rounds_occurrence(json_object *arr, size_t i);
 
 /* The occ-th (0-based) entry of arr that is e's job (same host and job
- * name) or pair (same host, workload and directions); NULL when none. */
+ * name), pair (same host, workload and directions) or baseline (same
+ * name); NULL when none. */
 json_object *rio_rounds_find(json_object *arr, json_object *e, int occ);
 
 /* The number at a dotted path ("read.clat_ns.p50"), NaN when absent. */

@@ -41,6 +41,13 @@ void rio_units_rate(char *buf, double bytes_per_s, int gbit)
 	scaled(buf, bytes_per_s, 1024, bin, 5);
 }
 
+void rio_units_bytes(char *buf, double bytes)
+{
+	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+	scaled(buf, bytes, 1024, bin, 5);
+}
+
 void rio_units_ns(char *buf, double ns)
 {
 	static const char *const t[] = { "ns", "µs", "ms", "s" };

@@ -15,6 +15,9 @@
  * --report_gbits: decimal, 10^9 bits). */
 void rio_units_rate(char *buf, double bytes_per_s, int gbit);
 
+/* Bytes as B..TiB. */
+void rio_units_bytes(char *buf, double bytes);
+
 /* Nanoseconds as ns, µs (UTF-8), ms or s. */
 void rio_units_ns(char *buf, double ns);
 

@@ -9,7 +9,7 @@ name=measure
 . "$(dirname "$0")/host-lib.sh"
 helper=$here/result-tool.py
 measure=$here/measure-tool.py
-write_pair_fio 2
+write_pair_fio 1
 py() { python3 "$measure" "$@"; }
 valid() { python3 "$helper" validate "$schema" "$@"; }
 
@@ -35,6 +35,46 @@ check "--csv prints one header and a row per job and pair" py csv r.json 4 2 "$r
 check_fails "--csv with --units is refused" 2 "drop one" "$rdmaio" report r.json --csv --units gbit
 check "--plot draws the panels into a PNG" "$rdmaio" report r.json --plot chart.png
 check "... which is a PNG" sh -c "head -c 8 chart.png | od -An -c | grep -q 'P   N   G'"
+
+# A baseline: a plain copy timed after the jobs, read against their reads.
+mkdir bt
+check "run --baseline times a copy after the jobs" \
+	env TMPDIR="$tmp/bt" "$rdmaio" run -o base.json --baseline "cp=cp $tmp/data %o" pair.fio
+check "... and the result validates" valid base.json
+check "... its bytes are the file's, its bandwidth bytes over its time, with this host's CPU and a CSV row" \
+	py baseline base.json cp $((16 << 20)) "$rdmaio"
+check "... and neither the copy nor its folder is left" test -z "$(ls -A bt)"
+"$rdmaio" report base.json >base.md
+check "report has the copy beside the sequential reads" \
+	bash -c "grep -q '^## Against a plain copy' base.md &&
+		grep -Eq '^\| cp \(--baseline\) \| [0-9.]+ [KMG]iB/s \| 1\.00x \| 16\.0 MiB in ' base.md &&
+		grep -Eq '^\| seq-read over NFS/RDMA \(fio: seq-read-rdma\) \| (79|80)\.[0-9] MiB/s \| ' base.md"
+check "... and a verdict against it" \
+	grep -Eq '^- against cp \(one file, 16\.0 MiB in [0-9.]+ m?s: [0-9.]+ [KMG]iB/s\): seq-read over NFS/RDMA [0-9.]+x cp.s bandwidth, over NFS/TCP [0-9.]+x$' base.md
+printf '[global]\nioengine=psync\nfilename=%s/data\nsize=16m\ntime_based\nruntime=200ms\n[seq-read-rdma]\nrw=read\n' "$tmp" >tiny.fio
+check_fails "a baseline that fails: exit 1" 1 "baseline no: 'false %o' exited 1 \(run it by hand" \
+	"$rdmaio" run -o fail.json --baseline "no=false %o" --baseline "cp=cp $tmp/data %o" tiny.fio
+check "... the result is written, with the error, a warning and the other baseline's figures" \
+	python3 -c "
+import json, sys
+d = json.load(open('fail.json'))
+b = {x['name']: x for x in d['baselines']}
+assert b['no']['error'] == 'exited 1' and b['no']['bytes'] is None and b['no']['bw_bytes'] is None, b
+assert b['cp']['error'] is None and b['cp']['bytes'] == 16 << 20, b
+assert [w['code'] for w in d['warnings']].count('baseline-failed') == 1, d['warnings']
+"
+check_fails "a baseline that leaves no file at %o fails too" 1 "left no file at %o" \
+	"$rdmaio" run -o nofile.json --baseline "none=true %o" tiny.fio
+check_fails "--baseline needs NAME=CMD" 2 "give NAME=CMD" "$rdmaio" run -o x.json --baseline "cp $tmp/data %o" pair.fio
+check_fails "... a name of letters, digits, . _ -" 2 "a name is 1 to 32 letters" \
+	"$rdmaio" run -o x.json --baseline "a b=cp x %o" pair.fio
+check_fails "... a command with %o" 2 "has no %o; put %o where the command writes its copy" \
+	"$rdmaio" run -o x.json --baseline "cp=cp $tmp/data $tmp/copy" pair.fio
+check_fails "... a name of its own" 2 "two --baseline commands are named cp" \
+	"$rdmaio" run -o x.json --baseline "cp=cp a %o" --baseline "cp=cp b %o" pair.fio
+check_fails "... and a run rdmaio starts" 2 "--fio-json imports a finished run" \
+	"$rdmaio" run --fio-json r.json --baseline "cp=cp a %o"
+check "... none of them wrote a result" test ! -e x.json
 
 # A message-size sweep (jobs named PREFIX-SIZE) gets a panel of its own.
 {

@@ -107,7 +107,36 @@ def csv_rows(path, njobs, npairs, rdmaio):
             fail("pair %s" % r[col["name"]])
 
 
-COMMANDS = {"cpu": cpu, "cpu_agree": cpu_agree, "kinds": kinds, "csv": csv_rows}
+def baseline(path, name, size, rdmaio):
+    """A --baseline that copied a file of size bytes: its bytes, a
+    bandwidth that is bytes over its time, its command's argv with %o
+    replaced, this host's CPU over its window, and its CSV row."""
+    doc = load(path)
+    bs = [b for b in doc.get("baselines", []) if b["name"] == name]
+    if len(bs) != 1:
+        fail("baselines %r" % doc.get("baselines"))
+    b = bs[0]
+    if b["error"] is not None or b["exit_status"] != 0 or b["bytes"] != int(size):
+        fail("baseline %r" % b)
+    if abs(b["bw_bytes"] - b["bytes"] / b["elapsed_s"]) > 1e-6 * b["bw_bytes"]:
+        fail("bw %r is not bytes over elapsed_s" % b)
+    if "%o" not in b["command"] or any("%o" in w for w in b["argv"]):
+        fail("argv %r for %r" % (b["argv"], b["command"]))
+    local = doc["host"]["hostname"]
+    hc = [h for h in b["host_cpu"] if h["host"] == local]
+    if len(hc) != 1 or abs(hc[0]["window_s"] - b["elapsed_s"]) > 1e-6:
+        fail("host_cpu %r" % b["host_cpu"])
+    out = subprocess.run([rdmaio, "report", path, "--csv"], check=True,
+                         capture_output=True, text=True).stdout
+    rows = list(csv.reader(io.StringIO(out)))
+    col = {k: i for i, k in enumerate(rows[0])}
+    mine = [r for r in rows[1:] if r[0] == "baseline" and r[col["name"]] == name]
+    if len(mine) != 1 or abs(float(mine[0][col["bw_bytes_per_s"]]) - b["bw_bytes"]) > 1e-9 * b["bw_bytes"]:
+        fail("CSV rows %r" % mine)
+
+
+COMMANDS = {"cpu": cpu, "cpu_agree": cpu_agree, "kinds": kinds, "csv": csv_rows,
+            "baseline": baseline}
 
 if __name__ == "__main__":
     COMMANDS[sys.argv[1]](*sys.argv[2:])

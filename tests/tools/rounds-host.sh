@@ -9,7 +9,7 @@
 name=rounds
 . "$(dirname "$0")/host-lib.sh"
 tool=$here/rounds-tool.py
-write_pair_fio 1
+write_pair_fio 500ms
 py() { python3 "$tool" "$@"; }
 valid() { python3 "$here/result-tool.py" validate "$schema" "$@"; }
 # compare OLD NEW STATUS OUT: compare's output into OUT, with that status.
@@ -24,11 +24,26 @@ rows_all() {
 }
 
 check "run --repeat 3 keeps three rounds" \
-	bash -c "'$rdmaio' run --repeat 3 -o a.json pair.fio >a.out 2>a.err &&
+	bash -c "'$rdmaio' run --repeat 3 -o a.json --baseline 'cp=cp $tmp/data %o' pair.fio >a.out 2>a.err &&
 		grep -qx 'rdmaio: round 3 of 3' a.err"
 check "... and the result validates with python3-jsonschema" valid a.json
 check "... each round's results are its fio's numbers; medians, ranges and intervals are the rounds'" \
 	py rounds a.json 3
+check "... a --baseline runs in every round, summed up as the jobs are" \
+	python3 -c "
+import json
+d = json.load(open('a.json'))
+per = [r['baselines'] for r in d['rounds']]
+assert all(len(b) == 1 and b[0]['bytes'] == 16 << 20 and 'window' in b[0] for b in per), per
+bw = sorted(b[0]['bw_bytes'] for b in per)
+top = d['baselines'][0]
+assert top['name'] == 'cp' and 'window' not in top and top['bw_bytes'] == bw[1], top
+sp = top['over_rounds']
+assert sp['rounds'] == 3 and sp['bw_bytes'] == {'median': bw[1], 'min': bw[0], 'max': bw[2], 'n': 3}, sp
+"
+check "... --csv of rounds has each watched host's CPU columns and the baseline's row" \
+	bash -c "'$rdmaio' report --csv a.json >a.csv && head -n 1 a.csv | grep -q '_busy_s,' &&
+		grep -q '^baseline,[^,]*,cp,,copy,' a.csv"
 "$rdmaio" report a.json >a.md
 check "report shows each pair's median with its range and each ratio's interval" \
 	py report a.md a.json
