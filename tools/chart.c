@@ -157,6 +157,20 @@ static int short_label(const char *l)
 	return p ? (int)(p - l) : (int)strlen(l);
 }
 
+/* The workload alone names a row, unless another row is the same
+ * workload in other directions (randrw's read and write): then all of it. */
+static int name_len(const struct chart *c, const char *l)
+{
+	int i, n = short_label(l);
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->rows[i].label, l) &&
+		    short_label(c->rows[i].label) == n &&
+		    !strncmp(c->rows[i].label, l, n))
+			return (int)strlen(l);
+	return n;
+}
+
 static int add_cpu(struct chart *c, const char *label, const char *host,
 		   double rdma, double tcp)
 {
@@ -167,7 +181,7 @@ static int add_cpu(struct chart *c, const char *label, const char *host,
 	c->cpu = n;
 	/* Workload and host: the panel has a bar pair per host. */
 	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%.*s%s%s",
-		 short_label(label), label, host ? ", " : "", host ?: "");
+		 name_len(c, label), label, host ? ", " : "", host ?: "");
 	clean_label(n[c->ncpu].label);
 	n[c->ncpu].v[0] = rdma;
 	n[c->ncpu++].v[1] = tcp;
@@ -511,7 +525,7 @@ static void cdf_panel(FILE *f, const char *data, const struct chart *c)
 			"%s'%s' index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title '%.*s %s'",
 			i ? ", " : "plot ", data, CDF_INDEX + i, scale,
 			i % 2 ? 2 : 1, colors[(i / 2) % 8],
-			short_label(c->rows[i / 2].label), c->rows[i / 2].label,
+			name_len(c, c->rows[i / 2].label), c->rows[i / 2].label,
 			i % 2 ? "TCP" : "RDMA");
 	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
 		   "set key font ',10' spacing 1 samplen 4\n");
