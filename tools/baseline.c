@@ -155,9 +155,16 @@ static void run_measured(char **argv, const char *path, unsigned timeout_s,
 	if (o->status < 0)
 		snprintf(o->error, sizeof(o->error), "could not start: %s",
 			 strerror(-o->status));
+	else if (timeout_s && o->end - o->start >= timeout_s)
+		snprintf(
+			o->error, sizeof(o->error),
+			"did not finish within %u s and was stopped (raise --timeout)",
+			timeout_s);
 	else if (o->status > 128)
-		snprintf(o->error, sizeof(o->error), "was killed by signal %d",
-			 o->status - 128);
+		snprintf(
+			o->error, sizeof(o->error),
+			"ended with status %d (killed by signal %d, or its own exit status)",
+			o->status, o->status - 128);
 	else if (o->status)
 		snprintf(o->error, sizeof(o->error), "exited %d", o->status);
 	else
@@ -194,21 +201,46 @@ static json_object *record(const struct rio_baseline *b, char **argv,
 }
 
 /* A private folder for the copy, in TMPDIR or /tmp. */
-static char *make_dir(void)
+/*
+ * A private folder for the copy, in TMPDIR or /tmp. rdmaio runs as root:
+ * in a folder every user may write to without the sticky bit, another
+ * user could swap ours for a link before the command writes there.
+ */
+static int make_dir(char *err, size_t n, char **out)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct stat st;
 	char *dir;
 
+	*out = NULL;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if (asprintf(&dir, "%s/rdmaio-baseline.XXXXXX", tmp) < 0)
-		return NULL;
-	if (!mkdtemp(dir)) {
-		RIO_CALL_ERR(errno, "mkdtemp", "%s", dir);
-		free(dir);
-		return NULL;
+	if (stat(tmp, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(
+			err, n,
+			"has no folder for its copy: %s is %s (set TMPDIR to a folder)",
+			tmp, errno == ENOENT ? "missing" : "not a folder");
+		return -ENOTDIR;
 	}
-	return dir;
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		snprintf(
+			err, n,
+			"will not copy into %s: every user may write there and it has no sticky bit (set TMPDIR to a private folder)",
+			tmp);
+		return -EPERM;
+	}
+	if (asprintf(&dir, "%s/rdmaio-baseline.XXXXXX", tmp) < 0)
+		return -ENOMEM;
+	if (!mkdtemp(dir)) {
+		snprintf(
+			err, n,
+			"could not make a folder in %s: %s (set TMPDIR to a folder it can write to)",
+			tmp, strerror(errno));
+		free(dir);
+		return -EIO;
+	}
+	*out = dir;
+	return 0;
 }
 
 /* Removes the copy and its folder; whatever else is left there stays,
@@ -224,18 +256,33 @@ static void remove_copy(const char *dir, const char *path)
 			 strerror(errno));
 }
 
+/* A run that could not start still leaves a record: every round has one. */
+static int not_run(const struct rio_baseline *b, struct outcome *o,
+		   json_object *runs)
+{
+	char *none[] = { NULL };
+
+	o->bytes = -1;
+	o->status = -1;
+	json_object_array_add(runs, record(b, none, o));
+	RIO_ERR("run: --baseline %s %s; the result keeps the error instead of its figures",
+		b->name, o->error);
+	return -EIO;
+}
+
 int rio_baseline_run(const struct rio_baseline *b, unsigned timeout_s,
 		     void (*tick)(void *), void *arg, json_object *runs)
 {
 	struct outcome o = { 0 };
-	char *dir = make_dir(), *path = NULL, **argv = NULL;
-	int ret = -ENOMEM;
+	char *dir, *path = NULL, **argv = NULL;
+	int ret = make_dir(o.error, sizeof(o.error), &dir);
 
-	if (!dir)
-		return -EIO;
+	if (ret)
+		return ret == -ENOMEM ? ret : not_run(b, &o, runs);
 	if (asprintf(&path, "%s/%s", dir, b->name) < 0)
 		path = NULL;
-	if (path && !rio_strv_split(b->cmd, 'o', path, &argv)) {
+	ret = path ? rio_strv_split(b->cmd, 'o', path, &argv) : -ENOMEM;
+	if (!ret) {
 		run_measured(argv, path, timeout_s, tick, arg, &o);
 		json_object_array_add(runs, record(b, argv, &o));
 		ret = o.bytes > 0 ? 0 : -EIO;

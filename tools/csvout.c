@@ -188,8 +188,10 @@ static void baseline_row(FILE *out, json_object *doc, json_object *b,
 	field(out, col++, "copy");
 	field(out, col++, NULL);
 	num(out, col++, rio_json_num(b, "bw_bytes", NAN));
-	while (col < NCOLS)
+	/* A failed copy's error stands where a pair's verdict does. */
+	while (col < NCOLS - 1)
 		field(out, col++, NULL);
+	field(out, col++, rio_json_str(b, "error"));
 	host_columns(out, col, hosts, rio_json_get(b, "host_cpu"), 0);
 	fputc('\n', out);
 }

@@ -333,22 +333,29 @@ static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
 /*
  * Every --baseline once, after the round's fio and under its watch, so
  * that the hosts' CPU over a copy is read as over a job. A failed one is
- * recorded and the others still run.
+ * recorded and the others still run. A Ctrl-C waits for the copy's
+ * removal (a copy may be as large as a job's file), then stops the run.
  */
-static void run_baselines(const struct args *a, struct rio_result_in *in,
-			  struct rio_runwatch *watch)
+static int run_baselines(const struct args *a, struct rio_result_in *in,
+			 struct rio_runwatch *watch)
 {
-	int i;
+	int i, ret = 0;
 
+	rio_spawn_defer_signals();
 	in->baselines = json_object_new_array();
-	for (i = 0; i < a->nbaselines && !rio_spawn_signal_pending(); i++) {
+	for (i = 0; i < a->nbaselines && ret != -ENOMEM; i++) {
+		if (rio_spawn_signal_pending())
+			return -EINTR;
 		fprintf(stderr, "rdmaio: baseline %s\n",
 			rio_baseline_name(a->baselines[i]));
-		rio_baseline_run(a->baselines[i],
-				 a->timeout_s ? a->timeout_s
-					      : BASELINE_TIMEOUT_S,
-				 rio_runwatch_tick, watch, in->baselines);
+		ret = rio_baseline_run(a->baselines[i],
+				       a->timeout_s ? a->timeout_s
+						    : BASELINE_TIMEOUT_S,
+				       rio_runwatch_tick, watch, in->baselines);
 	}
+	if (rio_spawn_signal_pending())
+		return -EINTR;
+	return ret == -ENOMEM ? ret : 0;
 }
 
 /* Runs fio (or imports its JSON) while watching the hosts. */
@@ -380,7 +387,7 @@ static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
 	ret = rio_fio_run(&r, &in->fio_runs, &in->fio_exit_status,
 			  &in->fio_output);
 	if (!ret && a->nbaselines)
-		run_baselines(a, in, watch);
+		ret = run_baselines(a, in, watch);
 	rio_runwatch_finish(watch, in);
 	return ret;
 }

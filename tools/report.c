@@ -127,7 +127,7 @@ static void verdicts(json_object *doc, FILE *out)
 	const char *v;
 	size_t i;
 
-	if (!rio_json_len(cs))
+	if (!rio_json_len(cs) && !rio_json_len(rio_json_get(doc, "baselines")))
 		return;
 	fprintf(out, "## What RDMA buys here\n\n");
 	for (i = 0; i < rio_json_len(cs); i++) {
@@ -141,6 +141,10 @@ static void verdicts(json_object *doc, FILE *out)
 			fprintf(out, "- %s\n", v);
 	}
 	rio_reportbase_verdicts(doc, out);
+	if (!rio_json_len(cs)) {
+		fprintf(out, "\n");
+		return;
+	}
 	fprintf(out,
 		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better%s.\n\n",
 		rio_json_len(rio_json_get(doc, "baselines"))

@@ -62,8 +62,11 @@ static void verdict(json_object *doc, json_object *b, FILE *out)
 			rio_json_str(b, "name"), t);
 		sep = "; ";
 	}
-	fprintf(out, "%s\n",
+	fprintf(out, "%s",
 		*sep ? "" : "no sequential read pair to hold it against");
+	if (rio_json_get(b, "error"))
+		fprintf(out, " (%s)", rio_json_str(b, "error"));
+	fprintf(out, "\n");
 }
 
 void rio_reportbase_verdicts(json_object *doc, FILE *out)
@@ -88,9 +91,11 @@ static int hosts_of(json_object *bs, const char **h)
 		for (j = 0; j < rio_json_len(hc); j++) {
 			name = rio_json_str(json_object_array_get_idx(hc, j),
 					    "host");
+			if (!name)
+				continue;
 			for (k = 0; k < n && strcmp(h[k], name); k++)
 				;
-			if (name && k == n && n < HOSTS_MAX)
+			if (k == n && n < HOSTS_MAX)
 				h[n++] = name;
 		}
 	}
@@ -193,7 +198,7 @@ static void head(const struct table *t, json_object *first, FILE *out)
 
 	fprintf(out, "## Against a plain copy\n\n");
 	fprintf(out,
-		"A baseline is one command, timed from its start to its exit (its start-up and any ssh login included); its bandwidth is the size of the one file it copied over that time. The NFS rows are fio's sequential read jobs, with their own job count and requests in flight. Own CPU: the command's processes, or fio's job threads; each host's CPU is its busy time over the copy's or the job's window.\n\n");
+		"A baseline is one command, timed from its start to its exit (its start-up and any ssh login included); its bandwidth is the size of the one file it copied over that time. The NFS rows are fio's sequential read jobs, with their own job count and requests in flight. Own CPU: the command's processes (over an ssh master connection the encryption is the master's, not theirs), or fio's job threads; each host's CPU is its busy time over the copy's or the job's window.\n\n");
 	fprintf(out, "| What | Bandwidth | vs %s | Copied | Own CPU per GiB |",
 		rio_json_str(first, "name"));
 	for (k = 0; k < t->nhosts; k++)
@@ -208,14 +213,22 @@ void rio_reportbase_table(json_object *doc, const struct rio_report_opts *o,
 			  FILE *out)
 {
 	json_object *bs = rio_json_get(doc, "baselines"), *cs, *c;
+	json_object *first;
 	struct table t = { .o = o };
 	size_t i;
 
 	if (!rio_json_len(bs))
 		return;
 	t.nhosts = hosts_of(bs, t.hosts);
-	t.ref = bw_of(json_object_array_get_idx(bs, 0));
-	head(&t, json_object_array_get_idx(bs, 0), out);
+	/* Ratios to the first baseline that has figures. */
+	first = json_object_array_get_idx(bs, 0);
+	t.ref = NAN;
+	for (i = 0; i < rio_json_len(bs) && isnan(t.ref); i++)
+		if (bw_of(json_object_array_get_idx(bs, i)) > 0) {
+			t.ref = bw_of(json_object_array_get_idx(bs, i));
+			first = json_object_array_get_idx(bs, i);
+		}
+	head(&t, first, out);
 	for (i = 0; i < rio_json_len(bs); i++)
 		baseline_row(&t, json_object_array_get_idx(bs, i), out);
 	cs = rio_json_get(doc, "comparisons");
@@ -227,10 +240,13 @@ void rio_reportbase_table(json_object *doc, const struct rio_report_opts *o,
 		side_row(&t, c, "tcp", out);
 	}
 	fprintf(out, "\n");
-	for (i = 0; i < rio_json_len(bs); i++)
-		fprintf(out, "- %s: `%s`\n",
-			rio_json_str(json_object_array_get_idx(bs, i), "name"),
-			rio_json_str(json_object_array_get_idx(bs, i),
-				     "command"));
+	for (i = 0; i < rio_json_len(bs); i++) {
+		c = json_object_array_get_idx(bs, i);
+		fprintf(out, "- %s: `%s`", rio_json_str(c, "name"),
+			rio_json_str(c, "command"));
+		if (rio_json_get(c, "error"))
+			fprintf(out, ": %s", rio_json_str(c, "error"));
+		fprintf(out, "\n");
+	}
 	fprintf(out, "\n");
 }

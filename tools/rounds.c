@@ -337,13 +337,80 @@ static json_object *pair_spread(json_object **v, int n)
 	return o;
 }
 
-/* A baseline's time and bandwidth; its window is each round's own. */
+/* The member of arr (host_cpu objects) for host, or NULL. */
+static json_object *of_host(json_object *arr, const char *host)
+{
+	json_object *e;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(arr); i++) {
+		e = json_object_array_get_idx(arr, i);
+		if (str_eq(rio_json_str(e, "host"), host))
+			return e;
+	}
+	return NULL;
+}
+
+/* Each host's CPU over the baseline, matched by host: a failed round
+ * has none, and another round may lack a host. */
+static json_object *baseline_hosts(json_object **v, int n)
+{
+	json_object *out = json_object_new_array(), *hc, **sub;
+	const char *host;
+	size_t j;
+	int i, m, k;
+
+	sub = calloc(n, sizeof(*sub));
+	for (i = 0; sub && i < n; i++) {
+		hc = rio_json_get(v[i], "host_cpu");
+		for (j = 0; j < rio_json_len(hc); j++) {
+			host = rio_json_str(json_object_array_get_idx(hc, j),
+					    "host");
+			if (!host || of_host(out, host))
+				continue;
+			for (m = 0, k = 0; m < n; m++)
+				if ((sub[k] = of_host(rio_json_get(v[m],
+								   "host_cpu"),
+						      host)))
+					k++;
+			json_object_array_add(out, median_tree(sub, k, NULL));
+		}
+	}
+	free(sub);
+	return out;
+}
+
+/*
+ * A baseline's time and bandwidth over the rounds it worked in, and in how
+ * many it failed: then its error says so, with the worst exit status.
+ * Its window is each round's own.
+ */
 static json_object *baseline_spread(json_object *s, json_object **v, int n)
 {
 	json_object *o = json_object_new_object();
+	const char *err = NULL;
+	char msg[256];
+	int i, failed = 0, status = 0;
 
+	for (i = 0; i < n; i++) {
+		if (!rio_json_get(v[i], "error"))
+			continue;
+		err = err ?: rio_json_str(v[i], "error");
+		if (!status)
+			status = (int)rio_json_num(v[i], "exit_status", 0);
+		failed++;
+	}
+	if (failed) {
+		snprintf(msg, sizeof(msg), "failed in %d of %d rounds: %s",
+			 failed, n, err ?: "?");
+		json_object_object_add(s, "error", json_object_new_string(msg));
+		json_object_object_add(s, "exit_status",
+				       json_object_new_int(status));
+	}
 	json_object_object_del(s, "window");
+	json_object_object_add(s, "host_cpu", baseline_hosts(v, n));
 	json_object_object_add(o, "rounds", json_object_new_int(n));
+	json_object_object_add(o, "failed", json_object_new_int(failed));
 	json_object_object_add(o, "bw_bytes", spread(v, n, "bw_bytes"));
 	json_object_object_add(o, "elapsed_s", spread(v, n, "elapsed_s"));
 	return o;

@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,13 +89,26 @@ static void forward_signals(struct sigaction *old, int install)
 	}
 }
 
+/*
+ * Sleeps ms, or less when the child ends first: its pidfd turns readable
+ * then, so the caller's clock after reap() is the child's end (a timed
+ * --baseline) without waking up more often on the host being measured.
+ */
+static void wait_child(int pidfd, int ms)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	if (pidfd < 0 || poll(&p, 1, ms) < 0)
+		usleep(ms * 1000);
+}
+
 static int reap(pid_t pid, unsigned timeout_s, const char *name,
 		void (*tick)(void *), void *arg)
 {
 	double deadline = timeout_s ? now_s() + timeout_s : 0;
 	int poll_mode = timeout_s || tick;
 	int status, termed = 0, forwarded = 0;
-	double next_tick = 0;
+	int pidfd = poll_mode ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
 	struct sigaction old[3];
 	pid_t r;
 
@@ -114,6 +128,8 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 
 			RIO_CALL_ERR(err, "waitpid", "%d", (int)pid);
 			forward_signals(old, 0);
+			if (pidfd >= 0)
+				close(pidfd);
 			return -err;
 		}
 		if (timeout_s && now_s() > deadline) {
@@ -127,15 +143,13 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 				kill(-pid, SIGKILL);
 			}
 		}
-		/* Short sleeps, so that the caller's clock after we return
-		 * is a child's end to 10 ms (a timed --baseline). */
-		if (tick && now_s() >= next_tick) {
+		if (tick)
 			tick(arg);
-			next_tick = now_s() + 0.1;
-		}
 		if (poll_mode)
-			usleep(10000);
+			wait_child(pidfd, tick ? 100 : 20);
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	forward_signals(old, 0);
 	if (stop_signal && !defer_signal)
 		raise(stop_signal);
@@ -300,6 +314,9 @@ int rio_spawn_stop(pid_t pid, unsigned grace_s)
 
 void rio_spawn_defer_signals(void)
 {
+	/* Twice would keep our own handlers as the ones to put back. */
+	if (defer_signal)
+		return;
 	stop_signal = 0;
 	defer_signal = 1;
 	forward_signals(deferred_old, 1);

@@ -44,6 +44,23 @@ assert sp['rounds'] == 3 and sp['bw_bytes'] == {'median': bw[1], 'min': bw[0], '
 check "... --csv of rounds has each watched host's CPU columns and the baseline's row" \
 	bash -c "'$rdmaio' report --csv a.json >a.csv && head -n 1 a.csv | grep -q '_busy_s,' &&
 		grep -q '^baseline,[^,]*,cp,,copy,' a.csv"
+# mv moves the file in round 1; in rounds 2 and 3 there is none to move.
+printf '[global]\nioengine=psync\nfilename=%s/data\nsize=16m\ntime_based\nruntime=200ms\n[seq-read-rdma]\nrw=read\n' "$tmp" >tiny.fio
+cp "$tmp/data" once
+check_fails "a baseline that fails in some rounds: exit 1" 1 "baseline mv: 'mv $tmp/once %o' exited 1" \
+	"$rdmaio" run --repeat 3 -o m.json --baseline "mv=mv $tmp/once %o" tiny.fio
+check "... summed up from the round it worked in, its error saying in how many it failed" \
+	python3 -c "
+import json
+d = json.load(open('m.json'))
+r1 = d['rounds'][0]['baselines'][0]
+b = d['baselines'][0]
+assert b['error'] == 'failed in 2 of 3 rounds: exited 1' and b['exit_status'] == 1, b
+assert b['over_rounds']['failed'] == 2 and b['over_rounds']['bw_bytes']['n'] == 1, b
+assert b['bw_bytes'] == r1['bw_bytes'] and [h['host'] for h in b['host_cpu']] == [h['host'] for h in r1['host_cpu']], b
+"
+check "... and the report says so" \
+	bash -c "'$rdmaio' report m.json | grep -q '^- against mv (one file, 16.0 MiB in .*(failed in 2 of 3 rounds: exited 1)$'"
 "$rdmaio" report a.json >a.md
 check "report shows each pair's median with its range and each ratio's interval" \
 	py report a.md a.json
