@@ -129,8 +129,8 @@ demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or na
 demo_server_script() {
 	cat <<'SH'
 set -eu
-dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5 write=$6
-shift 6
+dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5 write=$6 copy=$7
+shift 7
 rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
 out=$("$dir/build/nfsrdma" server start --threads 8)
@@ -143,6 +143,11 @@ fi
 if [ "$tmpfs" = 1 ] && ! mountpoint -q "$export"; then
 	mount -t tmpfs -o size=1g tmpfs "$export"
 	echo "tmpfs=$export"
+fi
+# The file the scp baseline copies: random, so nothing compresses it.
+if [ "$copy" -gt 0 ]; then
+	echo "copy=$export/rdmaio-scp.0"
+	head -c "$copy" /dev/urandom >"$export/rdmaio-scp.0"
 fi
 "$dir/build/nfsrdma" export add "$export" --clients "$client" \
 	--options "rw,$write,no_root_squash,fsid=$fsid" >/dev/null
@@ -160,11 +165,11 @@ SH
 
 # Sets demo_server_sock: the server's fio socket, forwarded here by ssh.
 demo_server_setup() {
-	local export=$1 client_ip=$2 out rc=0 line rdir= fsid
+	local export=$1 client_ip=$2 copy=$3 out rc=0 line rdir= fsid
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$export" "$client_ip" \
-		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
 		RDMAIO_SERVER_IP="$RDMAIO_SERVER_IP" RDMAIO_RUNTIME="$RDMAIO_RUNTIME" \
 		RDMAIO_SWEEP_RUNTIME="$RDMAIO_SWEEP_RUNTIME") || rc=$?
 	while IFS= read -r line; do
@@ -176,6 +181,7 @@ demo_server_setup() {
 		nfsd=started) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
 		made=*) demo_push_remote_undo rmdir "${line#made=}" ;;
 		tmpfs=*) demo_push_remote_undo umount "${line#tmpfs=}" ;;
+		copy=*) demo_push_remote_undo rm -f "${line#copy=}" ;;
 		export=*) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" export del "${line#export=}" ;;
 		fio=*) demo_push_remote_undo kill "${line#fio=}" ;;
 		esac

@@ -6,8 +6,8 @@
 # there, the server being this host, a failure half-way — each naming the
 # host and the fix and leaving both hosts as they were; then the demo itself
 # with short runtimes: a valid result with both hosts' environments, every
-# RDMA/TCP pair, the targets on the server, no loopback flagged, and nothing
-# left behind on either host.
+# RDMA/TCP pair, the targets on the server, no loopback flagged, the scp
+# baseline, and nothing left behind on either host.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -140,7 +140,7 @@ assert len(lb) >= 10 and all(c["status"] == "pass" for c in lb), lb
 print("# %d jobs, pairs %s; seq-read RDMA/TCP %.2f" % (len(d["results"]), sorted(pairs),
       [c for c in d["comparisons"] if c["workload"] == "seq-read"][0]["bw_ratio"]))
 PY
-check "it carries both hosts' CPU over each client job and a verdict per pair" \
+check "it carries both hosts' CPU over each client job, a verdict per pair and the scp copy" \
 	python3 - "$DEMO_RESULT" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -161,10 +161,20 @@ for c in d["comparisons"]:
     assert "on lab-server" in v, v
     assert v.endswith("(software RDMA on an emulated CPU: ratios only)"), v
     print("# " + v)
+# The NFS comparisons' baseline: a file of their size, copied here with scp.
+b = d["baselines"]
+assert [x["name"] for x in b] == ["scp"] and b[0]["error"] is None, b
+b = b[0]
+assert b["bytes"] == 4 << 20 and b["argv"][0] == "scp", b
+assert "lab-server:/srv/rdmaio-demo/rdmaio-scp.0" in b["argv"], b["argv"]
+assert sorted(h["host"] for h in b["host_cpu"]) == names, b["host_cpu"]
+print("# scp: %d bytes in %.2f s, %.1f MiB/s" % (b["bytes"], b["elapsed_s"], b["bw_bytes"] / 2**20))
 PY
 check "the report opens with the verdicts" \
 	bash -c "build/rdmaio report '$DEMO_RESULT' >'$tmp/report.md'; head -n 12 '$tmp/report.md';
-		head -n 12 '$tmp/report.md' | grep -q '^- seq-write: RDMA vs TCP '"
+		head -n 12 '$tmp/report.md' | grep -q '^- seq-write: RDMA vs TCP ' &&
+		grep -q '^- against scp (one file, 4.00 MiB in ' '$tmp/report.md' &&
+		grep -q '^| scp (--baseline) | ' '$tmp/report.md'"
 check "the chart draws, as a PNG" build/rdmaio report "$DEMO_RESULT" --plot "$tmp/demo.png"
 check "the report says where each part ran" \
 	bash -c "build/rdmaio report '$DEMO_RESULT' | grep -q '^- fio client/server mode: server jobs on lab-server (sock:'"
