@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "verify.h"
+
 #include "client_impl.h"
 #include "cm.h"
 #include "errmsg.h"
@@ -18,6 +20,57 @@
 
 #define RIO_CM_STEP_MS 3000
 #define RIO_RETRY_MS 200
+
+/* What each of fio's directions posts: auto reads with READ and writes
+ * with WRITE; any other verb is used both ways, as fio's rdma engine
+ * does (rio_opts_check warned about fio's accounting). */
+static void rio_client_ops(struct rio_client *c)
+{
+	switch (c->o->verb) {
+	case RIO_VERB_READ:
+		c->write_op = IBV_WR_RDMA_READ;
+		break;
+	case RIO_VERB_SEND:
+		c->write_op = IBV_WR_SEND;
+		break;
+	case RIO_VERB_WRITE_IMM:
+		c->write_op = IBV_WR_RDMA_WRITE_WITH_IMM;
+		break;
+	case RIO_VERB_FETCH_ADD:
+		c->write_op = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		break;
+	case RIO_VERB_CMP_SWAP:
+		c->write_op = IBV_WR_ATOMIC_CMP_AND_SWP;
+		break;
+	default:
+		c->write_op = IBV_WR_RDMA_WRITE;
+		break;
+	}
+	c->read_op =
+		c->o->verb == RIO_VERB_AUTO ? IBV_WR_RDMA_READ : c->write_op;
+}
+
+/* The target's address, and bindname= as the source address, as fio's
+ * rdma engine takes it on a client (a path of several, or loopback). */
+static int rio_client_addrs(struct rio_client *c)
+{
+	const struct rio_opts *o = c->o;
+	int ret;
+
+	ret = rio_cm_addr(o->hostname, o->port, false, &c->addr);
+	if (ret || !o->bindname || !o->bindname[0])
+		return ret;
+	ret = rio_cm_addr(o->bindname, 0, true, &c->src);
+	if (ret)
+		return ret;
+	if (c->src.ss_family != c->addr.ss_family) {
+		rio_err("client job: bindname=%s and hostname=%s resolve to addresses of different families (IPv4 and IPv6); give both as addresses of one family",
+			o->bindname, o->hostname);
+		return -EINVAL;
+	}
+	c->bound = true;
+	return 0;
+}
 
 int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 		   struct rio_client **out)
@@ -45,24 +98,8 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 		if (!c->qps[i].ring)
 			goto nomem;
 	}
-	switch (o->verb) {
-	case RIO_VERB_SEND:
-		c->write_op = IBV_WR_SEND;
-		break;
-	case RIO_VERB_WRITE_IMM:
-		c->write_op = IBV_WR_RDMA_WRITE_WITH_IMM;
-		break;
-	case RIO_VERB_FETCH_ADD:
-		c->write_op = IBV_WR_ATOMIC_FETCH_AND_ADD;
-		break;
-	case RIO_VERB_CMP_SWAP:
-		c->write_op = IBV_WR_ATOMIC_CMP_AND_SWP;
-		break;
-	default:
-		c->write_op = IBV_WR_RDMA_WRITE;
-		break;
-	}
-	ret = rio_cm_addr(o->hostname, o->port, false, &c->addr);
+	rio_client_ops(c);
+	ret = rio_client_addrs(c);
 	if (ret)
 		goto fail;
 	rio_cm_addr_str((struct sockaddr *)&c->addr, c->peer, sizeof(c->peer));
@@ -262,12 +299,16 @@ static int rio_client_try(struct rio_client *c, struct rio_cqp *q,
 		rio_err_call(ret, "rdma_create_id(RDMA_PS_TCP)");
 		return -ret;
 	}
-	if (rdma_resolve_addr(q->id, NULL, (struct sockaddr *)&c->addr,
-			      RIO_CM_STEP_MS)) {
+	if (rdma_resolve_addr(q->id,
+			      c->bound ? (struct sockaddr *)&c->src : NULL,
+			      (struct sockaddr *)&c->addr, RIO_CM_STEP_MS)) {
 		ret = errno;
-		rio_err_call(ret, "rdma_resolve_addr(%s)", c->peer);
-		rio_err("client job: cannot reach %s: %s", c->peer,
-			rio_addr_hint(ret));
+		rio_err_call(ret, "rdma_resolve_addr(%s%s%s)", c->peer,
+			     c->bound ? ", from bindname=" : "",
+			     c->bound ? c->o->bindname : "");
+		rio_err("client job: cannot reach %s%s%s: %s", c->peer,
+			c->bound ? " from bindname=" : "",
+			c->bound ? c->o->bindname : "", rio_addr_hint(ret));
 		return -ret;
 	}
 	ret = rio_client_step(c, q->id, RDMA_CM_EVENT_ADDR_RESOLVED,
@@ -352,7 +393,34 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 	}
 	c->base = reply.base;
 	c->length = reply.length;
+	c->wrap = (hello->need & RIO_NEED_REGION) && reply.length < hello->span;
 	q->rkey = reply.rkey;
+	return 0;
+}
+
+/* fio's rdma engine maps every offset onto its server's buffers; this
+ * job addresses more than the target exposes, so its offsets wrap the
+ * same way. Blocks the region's length apart then share bytes, which
+ * verify would report as corruption. */
+static int rio_client_wrap_check(struct rio_client *c,
+				 const struct rio_hello *hello)
+{
+	if (!c->wrap)
+		return 0;
+	if (c->td->o.verify != VERIFY_NONE) {
+		rio_err("client job: verify= needs each block at a place of its own, but this job addresses [%" PRIu64
+			", %" PRIu64 ") and target %s exposes %" PRIu64
+			" bytes, so offsets wrap and blocks overwrite each other; set size= to at most %" PRIu64
+			" (or give the target more with listen and size=)",
+			hello->start, hello->span, c->peer, c->length,
+			c->length);
+		return -EINVAL;
+	}
+	rio_warn(
+		"client job: this job addresses [%" PRIu64 ", %" PRIu64
+		") but target %s exposes %" PRIu64
+		" bytes: offsets wrap onto them, as in fio's rdma engine; for another job to verify what this one wrote, set size= to at most %" PRIu64,
+		hello->start, hello->span, c->peer, c->length, c->length);
 	return 0;
 }
 
@@ -370,7 +438,10 @@ int rio_client_connect(struct rio_client *c, const struct rio_hello *hello)
 			return ret;
 		}
 	}
-	return 0;
+	ret = rio_client_wrap_check(c, hello);
+	if (ret)
+		rio_client_close(c);
+	return ret;
 }
 
 /* Releases the verbs resources (before fio frees the buffers under the

@@ -29,6 +29,8 @@ struct rio_client {
 	const struct rio_opts *o;
 	char peer[80];
 	struct sockaddr_storage addr;
+	struct sockaddr_storage src; /* bindname=, when bound */
+	bool bound;
 	struct rdma_event_channel *ch;
 	struct ibv_context *verbs;
 	struct ibv_device_attr attr;
@@ -37,8 +39,9 @@ struct rio_client {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint64_t base, length;
+	bool wrap; /* the job addresses more than the region: rio_wrap() */
 	uint32_t inline_max;
-	enum ibv_wr_opcode write_op;
+	enum ibv_wr_opcode write_op, read_op; /* by fio's direction */
 	unsigned int depth;
 	unsigned int next_qp;
 	struct ibv_send_wr *wr; /* indexed by io_u->index */

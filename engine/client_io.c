@@ -13,12 +13,11 @@
 #include "errmsg.h"
 #include "log.h"
 
-static const char *rio_client_verb(const struct rio_client *c,
-				   const struct io_u *io_u)
+static const char *rio_client_verb(enum ibv_wr_opcode op)
 {
-	if (io_u->ddir == DDIR_READ)
+	switch (op) {
+	case IBV_WR_RDMA_READ:
 		return "RDMA READ";
-	switch (c->write_op) {
 	case IBV_WR_SEND:
 		return "SEND";
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
@@ -37,13 +36,14 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 	struct ibv_send_wr *wr = &c->wr[io_u->index];
 	struct ibv_sge *sge = &c->sge[io_u->index];
 	struct rio_cqp *q;
+	uint64_t at = io_u->offset;
 
 	switch (io_u->ddir) {
 	case DDIR_WRITE:
 		wr->opcode = c->write_op;
 		break;
 	case DDIR_READ:
-		wr->opcode = IBV_WR_RDMA_READ;
+		wr->opcode = c->read_op;
 		break;
 	case DDIR_SYNC:
 	case DDIR_DATASYNC:
@@ -59,9 +59,11 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 		io_u->error = ENOTCONN;
 		return FIO_Q_COMPLETED;
 	}
-	if (wr->opcode != IBV_WR_SEND &&
-	    (io_u->offset + io_u->xfer_buflen > c->length ||
-	     io_u->offset + io_u->xfer_buflen < io_u->offset)) {
+	if (c->wrap) {
+		at = rio_wrap(at, io_u->xfer_buflen, c->length);
+	} else if (wr->opcode != IBV_WR_SEND &&
+		   (at + io_u->xfer_buflen > c->length ||
+		    at + io_u->xfer_buflen < at)) {
 		io_u->error = ERANGE;
 		return FIO_Q_COMPLETED;
 	}
@@ -81,12 +83,12 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
 	    wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
 		/* The word's old value lands in the I/O buffer. */
-		if (io_u->offset & 7 || sge->length != 8) {
+		if (at & 7 || sge->length != 8) {
 			io_u->error = EINVAL;
 			return FIO_Q_COMPLETED;
 		}
 		wr->send_flags = 0;
-		wr->wr.atomic.remote_addr = c->base + io_u->offset;
+		wr->wr.atomic.remote_addr = c->base + at;
 		wr->wr.atomic.rkey = q->rkey;
 		wr->wr.atomic.compare_add =
 			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
@@ -94,7 +96,7 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 				: RIO_SWAP_COMPARE;
 		wr->wr.atomic.swap = RIO_SWAP_VALUE;
 	} else {
-		wr->wr.rdma.remote_addr = c->base + io_u->offset;
+		wr->wr.rdma.remote_addr = c->base + at;
 		wr->wr.rdma.rkey = q->rkey;
 	}
 	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
@@ -229,7 +231,9 @@ static void rio_client_wc_error(struct rio_client *c, const struct ibv_wc *wc,
 			return;
 		c->flush_told = true;
 	}
-	rio_wc_errmsg(msg, sizeof(msg), wc, rio_client_verb(c, io_u),
+	rio_wc_errmsg(msg, sizeof(msg), wc,
+		      rio_client_verb(io_u->ddir == DDIR_READ ? c->read_op
+							      : c->write_op),
 		      io_u->offset, io_u->xfer_buflen, c->peer);
 	rio_err("client job: %s", msg);
 }
@@ -266,8 +270,9 @@ static void rio_client_reap(struct rio_client *c, int n)
 			q->count--;
 			if (io_u == done && wc->status != IBV_WC_SUCCESS)
 				rio_client_wc_error(c, wc, io_u);
-			else if (c->write_op == IBV_WR_ATOMIC_CMP_AND_SWP &&
-				 io_u->ddir == DDIR_WRITE)
+			else if ((io_u->ddir == DDIR_READ ? c->read_op
+							  : c->write_op) ==
+				 IBV_WR_ATOMIC_CMP_AND_SWP)
 				rio_client_count_swap(c, io_u);
 			rio_client_ready(c, io_u);
 			if (io_u == done)

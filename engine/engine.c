@@ -24,7 +24,7 @@ static struct fio_option rio_options[] = {
 		.lname = "rdmaio target",
 		.type = FIO_OPT_STR_SET,
 		.off1 = offsetof(struct rio_opts, listen),
-		.help = "Make this job the target: expose size= bytes of memory and serve clients",
+		.help = "Make this job the target: expose size= bytes of memory and serve clients (a job without hostname= is the target too, exposing iodepth x bs bytes as fio's rdma server does)",
 		.category = FIO_OPT_C_ENGINE,
 		.group = FIO_OPT_G_RDMA,
 	},
@@ -39,10 +39,10 @@ static struct fio_option rio_options[] = {
 	},
 	{
 		.name = "bindname",
-		.lname = "rdmaio listen address",
+		.lname = "rdmaio local address",
 		.type = FIO_OPT_STR_STORE,
 		.off1 = offsetof(struct rio_opts, bindname),
-		.help = "Target: listen only on this address (default: all addresses)",
+		.help = "Target: listen only on this address (default: all addresses); client: connect from this source address (default: the route's)",
 		.category = FIO_OPT_C_ENGINE,
 		.group = FIO_OPT_G_RDMA,
 	},
@@ -61,20 +61,21 @@ static struct fio_option rio_options[] = {
 	{
 		.name = "verb",
 		.lname = "rdmaio verb",
+		.alias = "proto", /* as in fio's rdma engine */
 		.type = FIO_OPT_STR,
 		.off1 = offsetof(struct rio_opts, verb),
 		.def = "auto",
-		.help = "How I/O units move: auto, write, read, send, write_imm, fetch_add or cmp_swap",
+		.help = "How I/O units move: auto, write, read, send, write_imm, fetch_add, cmp_swap, or recv on a target",
 		.posval = {
 			{ .ival = "auto",
 			  .oval = RIO_VERB_AUTO,
 			  .help = "Writes are RDMA WRITEs, reads are RDMA READs, at region base + offset" },
 			{ .ival = "write",
 			  .oval = RIO_VERB_WRITE,
-			  .help = "RDMA WRITE only (rw must not read)" },
+			  .help = "RDMA WRITE only, for reads and writes alike (fio counts each in its rw direction)" },
 			{ .ival = "read",
 			  .oval = RIO_VERB_READ,
-			  .help = "RDMA READ only (rw must not write)" },
+			  .help = "RDMA READ only, for reads and writes alike (fio counts each in its rw direction)" },
 			{ .ival = "send",
 			  .oval = RIO_VERB_SEND,
 			  .help = "Writes are SENDs; the target counts received bytes as reads" },
@@ -87,6 +88,9 @@ static struct fio_option rio_options[] = {
 			{ .ival = "cmp_swap",
 			  .oval = RIO_VERB_CMP_SWAP,
 			  .help = "Writes are 8-byte atomic compare(0)-and-swap(1) (bs=8); the job's end says how many swapped" },
+			{ .ival = "recv",
+			  .oval = RIO_VERB_RECV,
+			  .help = "Target only: the receiving side of send, as fio's rdma engine names it" },
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group = FIO_OPT_G_RDMA,
@@ -214,8 +218,9 @@ static int rio_setup(struct thread_data *td)
 	struct rio_opts *o = td->eo;
 
 	if (!td->files_index) {
-		add_file(td, o->listen ? "rdmaio-target" : "rdmaio-client", 0,
-			 0);
+		add_file(td,
+			 rio_opts_target(o) ? "rdmaio-target" : "rdmaio-client",
+			 0, 0);
 		td->o.nr_files = td->o.nr_files ?: 1;
 		td->o.open_files++;
 	}
@@ -237,12 +242,12 @@ static int rio_init(struct thread_data *td)
 	if (!e)
 		return rio_fail(td, -ENOMEM, "rdmaio init");
 	td->io_ops_data = e;
-	if (o->listen) {
+	if (rio_opts_target(o)) {
 		/* A target serves until its clients are gone or its runtime
 		 * ends, never because size= bytes went by. */
 		td->o.time_based = 1;
 		td->o.iodepth_low = td->o.iodepth;
-		ret = rio_target_new(td, o, &e->target);
+		ret = rio_target_new(td, o, rio_opts_region(o, &j), &e->target);
 	} else {
 		ret = rio_client_new(td, o, &e->client);
 	}

@@ -13,6 +13,9 @@ ssize_t log_err(const char *format, ...)
 /* A plain message: object, cause and fix in one line. */
 #define rio_err(fmt, ...) log_err("rdmaio: " fmt "\n", ##__VA_ARGS__)
 
+/* Something that works, but not as the job file may suggest. */
+#define rio_warn(fmt, ...) log_err("rdmaio: warning: " fmt "\n", ##__VA_ARGS__)
+
 /* A failed library call: the call with its arguments, then strerror(err). */
 #define rio_err_call(err, call_fmt, ...)                                       \
 	log_err("rdmaio: " call_fmt " failed: %s\n", ##__VA_ARGS__,            \

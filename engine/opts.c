@@ -25,8 +25,28 @@ const char *rio_verb_name(unsigned int verb)
 		return "fetch_add";
 	case RIO_VERB_CMP_SWAP:
 		return "cmp_swap";
+	case RIO_VERB_RECV:
+		return "recv";
 	}
 	return "unknown";
+}
+
+/* As in fio's rdma engine (and perftest), the side given no address to
+ * reach is the one that waits: a job without hostname= is the target. */
+bool rio_opts_target(const struct rio_opts *o)
+{
+	return o->listen || !o->hostname || !o->hostname[0];
+}
+
+/* A target with 'listen' exposes size= bytes. One in fio's rdma style
+ * (no listen, no hostname) exposes what fio's rdma server does, its
+ * iodepth buffers of bs bytes: its job files give the server the
+ * client's size= (100g in fio's example), which no host could pin. */
+uint64_t rio_opts_region(const struct rio_opts *o, const struct rio_job *j)
+{
+	if (o->listen)
+		return j->size;
+	return (uint64_t)j->iodepth * j->max_bs;
 }
 
 /* The verbs a client job issues: writes are read back when verify is on. */
@@ -70,12 +90,16 @@ unsigned int rio_opts_allowed(const struct rio_opts *o)
 {
 	switch (o->verb) {
 	case RIO_VERB_AUTO:
-		return RIO_NEED_WRITE | RIO_NEED_READ;
+		/* SENDs touch no region byte, only the target's receive
+		 * buffers: fio's rdma server, which names no verb, takes
+		 * them too. */
+		return RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_SEND;
 	case RIO_VERB_WRITE:
 		return RIO_NEED_WRITE;
 	case RIO_VERB_READ:
 		return RIO_NEED_READ;
 	case RIO_VERB_SEND:
+	case RIO_VERB_RECV:
 		return RIO_NEED_SEND;
 	case RIO_VERB_WRITE_IMM:
 		return RIO_NEED_IMM;
@@ -86,30 +110,80 @@ unsigned int rio_opts_allowed(const struct rio_opts *o)
 	return 0;
 }
 
+/* How a target came to be one, for its messages. */
+static const char *rio_opts_role(const struct rio_opts *o)
+{
+	return o->listen ? "target job"
+			 : "target job (no hostname=, so the target)";
+}
+
 static int rio_opts_check_target(const struct rio_opts *o,
 				 const struct rio_job *j)
 {
+	const char *role = rio_opts_role(o);
+
 	if (o->hostname && o->hostname[0]) {
 		rio_err("target job: 'listen' and 'hostname=%s' are both set; a target listens, a client connects: drop one",
 			o->hostname);
 		return -EINVAL;
 	}
 	if (j->writes) {
-		rio_err("target job: rw includes writes, but a target only serves and receives; use rw=read (the default) on the target");
+		rio_err("%s: rw includes writes, but a target only serves and receives; use rw=read (the default) on the target%s",
+			role,
+			o->listen
+				? ""
+				: ", or give a client job hostname= (the target's address)");
 		return -EINVAL;
 	}
 	if (j->verify) {
-		rio_err("target job: verify= is set, but a target's data comes from its clients; verify on the client instead");
+		rio_err("%s: verify= is set, but a target's data comes from its clients; verify on the client instead",
+			role);
 		return -EINVAL;
 	}
-	if (!j->size) {
+	if (!rio_opts_region(o, j)) {
 		rio_err("target job: no size= given; set size= to the bytes of memory the target exposes");
 		return -EINVAL;
 	}
 	if (!o->clients) {
-		rio_err("target job: clients=0; set clients= to the number of connections to serve (at least 1)");
+		rio_err("%s: clients=0; set clients= to the number of connections to serve (at least 1)",
+			role);
 		return -EINVAL;
 	}
+	if (!o->listen)
+		rio_warn(
+			"target job: no hostname= and no 'listen': this job is the target, as fio's rdma server is; it exposes iodepth x bs = %" PRIu64
+			" bytes as fio's rdma does (not size=); set 'listen' to expose size= bytes",
+			rio_opts_region(o, j));
+	return 0;
+}
+
+/* fio's rdma engine takes verb= as the client's whatever its rw, and fio
+ * counts each I/O in rw's direction: say so, for the figures' sake. */
+static int rio_opts_check_direction(const struct rio_opts *o,
+				    const struct rio_job *j)
+{
+	const char *verb = rio_verb_name(o->verb);
+
+	if (o->verb == RIO_VERB_READ) {
+		/* rw=read with verify= checks what it reads, as on a disk. */
+		if (j->verify && j->writes) {
+			rio_err("client job: verify= checks what the job wrote, but with verb=read it writes nothing; use verb=auto");
+			return -EINVAL;
+		}
+		if (j->writes && !j->verify_only)
+			rio_warn(
+				"client job: verb=read with rw writing: every I/O is an RDMA READ from the target, as in fio's rdma engine, but fio counts the writes: read the write figures as RDMA READ");
+		return 0;
+	}
+	if (j->verify || j->verify_only) {
+		rio_err("client job: verify= reads the data back, which verb=%s cannot; use verb=auto",
+			verb);
+		return -EINVAL;
+	}
+	if (j->reads)
+		rio_warn(
+			"client job: verb=%s with rw reading: every I/O is a %s to the target, as in fio's rdma engine, but fio counts the reads: read the read figures as %s",
+			verb, verb, verb);
 	return 0;
 }
 
@@ -117,16 +191,16 @@ static int rio_opts_check_client(const struct rio_opts *o,
 				 const struct rio_job *j)
 {
 	const char *verb = rio_verb_name(o->verb);
+	int ret;
 
-	if (!o->hostname || !o->hostname[0]) {
-		rio_err("client job: no hostname= given; set hostname= to the target's address, or set 'listen' to make this job the target");
-		return -EINVAL;
-	}
 	if (!j->reads && !j->writes) {
 		rio_err("client job: rw=trim moves no data, and no RDMA verb trims; use rw=read, write, randread, randwrite, rw or randrw");
 		return -EINVAL;
 	}
 	switch (o->verb) {
+	case RIO_VERB_RECV:
+		rio_err("client job: verb=recv is the target's side of a SEND; use verb=send on the client (its target needs no verb)");
+		return -EINVAL;
 	case RIO_VERB_FETCH_ADD:
 	case RIO_VERB_CMP_SWAP:
 		if (j->min_bs != 8 || j->max_bs != 8) {
@@ -135,28 +209,12 @@ static int rio_opts_check_client(const struct rio_opts *o,
 				verb, j->min_bs, j->max_bs);
 			return -EINVAL;
 		}
-		/* An atomic is a write I/O: the write rules apply too. */
-		__attribute__((fallthrough));
-	case RIO_VERB_WRITE:
-	case RIO_VERB_SEND:
-	case RIO_VERB_WRITE_IMM:
-		if (j->reads || j->verify_only) {
-			rio_err("client job: verb=%s only moves data to the target, but rw includes reads; use rw=write, or verb=auto",
-				verb);
-			return -EINVAL;
-		}
-		if (j->verify) {
-			rio_err("client job: verify= reads the data back, which verb=%s cannot; use verb=auto",
-				verb);
-			return -EINVAL;
-		}
 		break;
-	case RIO_VERB_READ:
-		if (j->writes && !j->verify_only) {
-			rio_err("client job: verb=read only reads from the target, but rw includes writes; use rw=read, or verb=auto");
-			return -EINVAL;
-		}
-		break;
+	}
+	if (o->verb != RIO_VERB_AUTO) {
+		ret = rio_opts_check_direction(o, j);
+		if (ret)
+			return ret;
 	}
 	if (j->max_bs > UINT32_MAX) {
 		rio_err("client job: bs=%" PRIu64
@@ -180,8 +238,8 @@ static int rio_opts_check_client(const struct rio_opts *o,
 
 int rio_opts_check(const struct rio_opts *o, const struct rio_job *j)
 {
-	if (o->verb > RIO_VERB_CMP_SWAP) {
-		rio_err("verb=%u is unknown; use auto, write, read, send, write_imm, fetch_add or cmp_swap",
+	if (o->verb > RIO_VERB_RECV) {
+		rio_err("verb=%u is unknown; use auto, write, read, send, write_imm, fetch_add, cmp_swap, or recv on a target",
 			o->verb);
 		return -EINVAL;
 	}
@@ -194,7 +252,7 @@ int rio_opts_check(const struct rio_opts *o, const struct rio_job *j)
 		rio_err("iodepth=0; set iodepth to at least 1");
 		return -EINVAL;
 	}
-	if (o->listen)
+	if (rio_opts_target(o))
 		return rio_opts_check_target(o, j);
 	return rio_opts_check_client(o, j);
 }

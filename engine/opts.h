@@ -14,6 +14,9 @@ enum rio_verb {
 	RIO_VERB_WRITE_IMM,
 	RIO_VERB_FETCH_ADD,
 	RIO_VERB_CMP_SWAP,
+	/* fio's rdma engine names the SEND target's side so: a target
+	 * only. */
+	RIO_VERB_RECV,
 };
 
 #define RIO_DEFAULT_PORT 7471
@@ -43,12 +46,14 @@ struct rio_job {
 	bool verify_only;
 	uint64_t min_bs;
 	uint64_t max_bs;
-	uint64_t size; /* target: the region's bytes */
+	uint64_t size; /* size= */
 	uint64_t start; /* client: the lowest byte addressed */
 	uint64_t span; /* client: end of the highest byte addressed */
 	unsigned int iodepth;
 };
 
+bool rio_opts_target(const struct rio_opts *o);
+uint64_t rio_opts_region(const struct rio_opts *o, const struct rio_job *j);
 int rio_opts_check(const struct rio_opts *o, const struct rio_job *j);
 unsigned int rio_opts_need(const struct rio_opts *o, const struct rio_job *j);
 unsigned int rio_opts_allowed(const struct rio_opts *o);

@@ -138,8 +138,9 @@ enum rio_status rio_hello_judge(const struct rio_hello *h,
 	if (!h->need || (h->need & ~RIO_NEED_ALL) ||
 	    (h->need & ~offer->allowed))
 		return RIO_STATUS_VERB;
+	/* A span beyond the region wraps, as long as one I/O fits. */
 	if ((h->need & RIO_NEED_REGION) &&
-	    (h->span > offer->length || h->start >= h->span))
+	    (h->start >= h->span || h->max_bs > offer->length))
 		return RIO_STATUS_SPAN;
 	if ((h->need & RIO_NEED_SEND) && h->max_bs > offer->recv_size)
 		return RIO_STATUS_BS;
@@ -194,9 +195,10 @@ static int rio_reply_refused(const struct rio_reply *r,
 		break;
 	case RIO_STATUS_SPAN:
 		rio_err("target %s refused the connection: this job addresses region bytes [%" PRIu64
-			", %" PRIu64 ") but the target's region has %" PRIu64
-			" bytes; lower the client's size/offset/bs or raise the target's size",
-			peer, h->start, h->span, r->length);
+			", %" PRIu64 ") in I/Os of up to %" PRIu32
+			" bytes but the target's region has %" PRIu64
+			" bytes; lower the client's bs or raise the target's size",
+			peer, h->start, h->span, h->max_bs, r->length);
 		break;
 	case RIO_STATUS_BS:
 		rio_err("target %s refused the connection: this job sends up to %" PRIu32
@@ -241,11 +243,11 @@ int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 			peer, r->base, r->length);
 		return -EPROTO;
 	}
-	if (r->length < h->span) {
+	if (r->length < h->max_bs) {
 		rio_err("target %s offers a region of %" PRIu64
-			" bytes, this job addresses [0, %" PRIu64
-			"); raise the target's size",
-			peer, r->length, h->span);
+			" bytes, this job's I/Os are up to %" PRIu32
+			" bytes; raise the target's size",
+			peer, r->length, h->max_bs);
 		return -ERANGE;
 	}
 	return 0;

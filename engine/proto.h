@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define RIO_PROTO_MAGIC 0x5244494fu /* "RDIO" */
-#define RIO_PROTO_VERSION 3
+#define RIO_PROTO_VERSION 4
 
 /* What a client's verbs need from the target's region and queues. */
 enum rio_need {
@@ -42,7 +42,8 @@ struct rio_hello {
 	uint8_t need; /* enum rio_need bits */
 	uint32_t max_bs; /* largest I/O the client issues */
 	/* The client touches region bytes [start, span): the target grants
-	 * remote access to those alone (an MR of the connection's own). */
+	 * remote access to those alone (an MR of the connection's own). A
+	 * span beyond the region wraps onto all of it: see rio_wrap(). */
 	uint64_t start;
 	uint64_t span;
 	/* Its I/O units in flight at most: with send/write_imm, the
@@ -79,6 +80,17 @@ enum rio_status rio_hello_judge(const struct rio_hello *h,
 				const struct rio_offer *offer);
 int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 		    const char *peer);
+
+/* Where an I/O of len bytes at offset lands in a region of length bytes
+ * that is smaller than the client's span: offset modulo length, as fio's
+ * rdma engine maps any offset onto its server's buffers; one that would
+ * run past the end starts over at 0. */
+static inline uint64_t rio_wrap(uint64_t offset, uint64_t len, uint64_t length)
+{
+	uint64_t at = offset % length;
+
+	return at + len > length ? 0 : at;
+}
 const char *rio_status_str(unsigned int status);
 const char *rio_need_str(unsigned int need);
 

@@ -151,7 +151,6 @@ static int rio_target_resources(struct rio_target *t)
 		access |= IBV_ACCESS_REMOTE_WRITE;
 	if (allowed & RIO_NEED_READ)
 		access |= IBV_ACCESS_REMOTE_READ;
-	t->region_len = t->td->o.size;
 	t->region = mmap(NULL, t->region_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t->region == MAP_FAILED) {
@@ -188,7 +187,7 @@ static void rio_target_unpace(struct thread_data *td)
 }
 
 int rio_target_new(struct thread_data *td, const struct rio_opts *o,
-		   struct rio_target **out)
+		   uint64_t region_len, struct rio_target **out)
 {
 	struct rio_target *t;
 	int ret;
@@ -200,7 +199,12 @@ int rio_target_new(struct thread_data *td, const struct rio_opts *o,
 	t->o = o;
 	rio_target_unpace(td);
 	t->depth = td->o.iodepth;
-	t->receives = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_WRITE_IMM;
+	t->region_len = region_len;
+	/* An auto target posts its receives too, for a client that sends,
+	 * but busy-polls only once one does: posted receives cost nothing. */
+	t->spin = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_RECV ||
+		  o->verb == RIO_VERB_WRITE_IMM;
+	t->receives = t->spin || o->verb == RIO_VERB_AUTO;
 	t->staged = calloc(t->depth, sizeof(*t->staged));
 	t->ready = calloc(t->depth, sizeof(*t->ready));
 	t->wc = calloc(t->depth, sizeof(*t->wc));
@@ -295,13 +299,21 @@ static enum rio_status rio_target_window(struct rio_target *t,
 {
 	char what[192];
 
+	uint64_t start = h->start, end = h->span;
+
 	if (!(h->need & RIO_NEED_REGION))
 		return RIO_STATUS_OK;
+	/* A client addressing more than the region wraps its offsets onto
+	 * all of it (rio_hello_judge allowed it). */
+	if (end > t->region_len) {
+		start = 0;
+		end = t->region_len;
+	}
 	snprintf(what, sizeof(what),
 		 "target region [%" PRIu64 ", %" PRIu64 ") for client %s",
-		 h->start, h->span, peer);
-	if (rio_cm_mr_reg(t->pd, (char *)t->region + h->start,
-			  h->span - h->start, t->region_access, what, &tc->mr))
+		 start, end, peer);
+	if (rio_cm_mr_reg(t->pd, (char *)t->region + start, end - start,
+			  t->region_access, what, &tc->mr))
 		return RIO_STATUS_RESOURCES;
 	return RIO_STATUS_OK;
 }
@@ -371,6 +383,8 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	}
 	if (t->srq)
 		rio_target_rnr_timer(id, peer);
+	if (h->need & (RIO_NEED_SEND | RIO_NEED_IMM))
+		t->spin = true;
 	tc->id = id;
 	snprintf(tc->peer, sizeof(tc->peer), "%s", peer);
 	id->context = tc;

@@ -11,7 +11,7 @@
 struct rio_target;
 
 int rio_target_new(struct thread_data *td, const struct rio_opts *o,
-		   struct rio_target **out);
+		   uint64_t region_len, struct rio_target **out);
 int rio_target_post_init(struct rio_target *t);
 enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u);
 int rio_target_commit(struct rio_target *t);

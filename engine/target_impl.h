@@ -37,7 +37,8 @@ struct rio_target {
 	struct rio_offer offer;
 	struct rio_tconn *conns;
 	unsigned int accepted, gone;
-	bool receives;
+	bool receives; /* its I/O units are receives posted to the SRQ */
+	bool spin; /* busy-poll the CQ: a client sends (or will) */
 	bool finished;
 	bool depth_told;
 	bool linger_told;

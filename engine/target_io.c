@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The target's data path: with send/write_imm each I/O unit is a receive
- * posted to the SRQ and completes as a read of the bytes that arrived;
- * otherwise units are only held while getevents serves connections. */
+/* The target's data path: with send/write_imm (and auto, for a client
+ * that sends) each I/O unit is a receive posted to the SRQ and completes
+ * as a read of the bytes that arrived; otherwise units are only held
+ * while getevents serves connections. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -222,14 +223,14 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 				return ret;
 			if (ret)
 				continue;
-		} else if (t->receives && ++spins & 255) {
+		} else if (t->spin && ++spins & 255) {
 			if (!(spins & 63))
 				sched_yield();
 			continue;
 		}
 		/* Receives want busy polling; a one-sided target only waits
 		 * for connection events, so it sleeps in poll(). */
-		ret = rio_target_watch(t, t->receives ? 0 : 10);
+		ret = rio_target_watch(t, t->spin ? 0 : 10);
 		if (!ret)
 			ret = rio_target_async(t);
 		if (ret)

@@ -71,16 +71,35 @@ static void check__valid_client_and_target(void **state)
 	assert_string_equal(log_capture_text(), "");
 }
 
-static void check__client_without_hostname(void **state)
+/* As in fio's rdma engine, a job with no address to connect to is the
+ * target: it says so, and exposes iodepth x bs bytes, not size=. */
+static void check__job_without_hostname_is_the_target(void **state)
 {
 	struct rio_opts o = client_opts();
 	struct rio_job j = write_job();
 
 	(void)state;
 	o.hostname = NULL;
-	expect_refused(&o, &j, "no hostname= given");
+	assert_true(rio_opts_target(&o));
+	expect_refused(&o, &j, "or give a client job hostname=");
 	o.hostname = "";
-	expect_refused(&o, &j, "set 'listen'");
+	assert_true(rio_opts_target(&o));
+	j.writes = false;
+	j.reads = true;
+	j.size = 100ull << 30;
+	j.iodepth = 16;
+	j.max_bs = 1 << 20;
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_true(log_capture_has(
+		"this job is the target, as fio's rdma server is"));
+	assert_true(log_capture_has("16777216 bytes"));
+	assert_int_equal(rio_opts_region(&o, &j), 16ull << 20);
+	o.listen = 1;
+	assert_int_equal(rio_opts_region(&o, &j), 100ull << 30);
+	o.hostname = "10.0.0.1";
+	o.listen = 0;
+	assert_false(rio_opts_target(&o));
 }
 
 static void check__target_with_hostname(void **state)
@@ -118,16 +137,39 @@ static void check__verb_contradicts_rw(void **state)
 	struct rio_job j = write_job();
 
 	(void)state;
+	/* fio's rdma engine uses the client's verb whatever rw says: so
+	 * does librdmaio, with a word on fio's accounting. */
 	o.verb = RIO_VERB_READ;
-	expect_refused(&o, &j, "verb=read only reads");
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_true(log_capture_has(
+		"warning: client job: verb=read with rw writing: every I/O is an RDMA READ"));
+	j.verify = true;
+	expect_refused(&o, &j, "with verb=read it writes nothing");
+	j.writes = false;
+	j.reads = true;
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	j.writes = true;
+	j.reads = false;
+	j.verify = false;
 	o.verb = RIO_VERB_WRITE;
 	j.reads = true;
-	expect_refused(&o, &j, "verb=write only moves data to the target");
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_true(log_capture_has("verb=write with rw reading"));
 	j.reads = false;
 	j.verify = true;
 	expect_refused(&o, &j, "verify= reads the data back");
 	o.verb = RIO_VERB_SEND;
 	expect_refused(&o, &j, "verb=send");
+	j.verify = false;
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_string_equal(log_capture_text(), "");
+	o.verb = RIO_VERB_RECV;
+	expect_refused(
+		&o, &j,
+		"verb=recv is the target's side of a SEND; use verb=send");
 	o.verb = 42;
 	expect_refused(&o, &j, "verb=42 is unknown");
 	/* rw=trim: fio gives such a job no buffers to register. */
@@ -195,14 +237,19 @@ static void allowed__only_what_the_verb_needs(void **state)
 	struct rio_opts o = target_opts();
 
 	(void)state;
-	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_WRITE | RIO_NEED_READ);
+	/* auto also takes SENDs, which reach no region byte. */
+	assert_int_equal(rio_opts_allowed(&o),
+			 RIO_NEED_WRITE | RIO_NEED_READ | RIO_NEED_SEND);
 	o.verb = RIO_VERB_WRITE;
 	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_WRITE);
 	o.verb = RIO_VERB_READ;
 	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_READ);
 	o.verb = RIO_VERB_SEND;
 	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_SEND);
+	o.verb = RIO_VERB_RECV;
+	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_SEND);
 	assert_string_equal(rio_verb_name(RIO_VERB_WRITE_IMM), "write_imm");
+	assert_string_equal(rio_verb_name(RIO_VERB_RECV), "recv");
 }
 
 static void check__atomics_need_8_byte_writes(void **state)
@@ -219,7 +266,11 @@ static void check__atomics_need_8_byte_writes(void **state)
 	assert_int_equal(rio_opts_need(&o, &j), RIO_NEED_ATOMIC);
 	o.verb = RIO_VERB_CMP_SWAP;
 	j.reads = true;
-	expect_refused(&o, &j, "verb=cmp_swap only moves data to the target");
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&o, &j), 0);
+	assert_true(log_capture_has("verb=cmp_swap with rw reading"));
+	j.verify_only = true;
+	expect_refused(&o, &j, "which verb=cmp_swap cannot");
 	o.listen = 1;
 	o.hostname = NULL;
 	/* The words can be read back to check what the atomics did. */
@@ -230,7 +281,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(check__valid_client_and_target),
-		cmocka_unit_test(check__client_without_hostname),
+		cmocka_unit_test(check__job_without_hostname_is_the_target),
 		cmocka_unit_test(check__target_with_hostname),
 		cmocka_unit_test(check__target_rules),
 		cmocka_unit_test(check__verb_contradicts_rw),

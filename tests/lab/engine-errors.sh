@@ -29,19 +29,29 @@ pair() {
 		--connect_timeout=30 "$@"
 }
 
-check_fails "client without hostname (fio rdma: segfault)" 1 \
-	"no hostname= given; set hostname=" \
+# As in fio's rdma engine, a job without hostname= is the target; one
+# that writes is a client that lost its address.
+check_fails "writing job without hostname (fio rdma: segfault)" 1 \
+	"no hostname=, so the target.*rw includes writes.*give a client job hostname=" \
 	timeout 60 fio --name=c "${E[@]}" --rw=write --size=1m
-check_fails "client verb=recv (fio rdma: NULL dereference)" nonzero \
-	"verb" client --verb=recv --rw=write --size=1m
+check_fails "client verb=recv (fio rdma: NULL dereference)" 1 \
+	"verb=recv is the target's side of a SEND; use verb=send" \
+	client --verb=recv --rw=write --size=1m
+check_fails "proto= is verb='s alias, as in fio's rdma engine" 1 \
+	"verb=recv is the target's side of a SEND" \
+	client --proto=recv --rw=write --size=1m
+check_fails "client bindname= that is no address of this host" 1 \
+	"cannot reach 198.18.0.1:7471 from bindname=192.0.2.7" \
+	client --bindname=192.0.2.7 --rw=write --size=1m
 check_fails "hostname does not resolve" 1 \
 	"hostname 'no-such-host.invalid' does not resolve" \
 	client --hostname=no-such-host.invalid --rw=write --size=1m
 check_fails "nothing listening after connect_timeout" 1 \
 	"nothing listens on 198.18.0.1:7999 after connect_timeout=1 s" \
 	client --port=7999 --connect_timeout=1 --rw=write --size=1m
-check_fails "verb contradicts rw" 1 "verb=read only reads" \
-	client --verb=read --rw=write --size=1m
+check_fails "verify with verb=read (which writes nothing)" 1 \
+	"verify= checks what the job wrote, but with verb=read it writes nothing" \
+	client --verb=read --rw=write --verify=crc32c --size=1m
 check_fails "verify with verb=write" 1 "verify= reads the data back" \
 	client --verb=write --rw=write --verify=crc32c --size=1m
 check_fails "target with hostname" 1 "'listen' and 'hostname=" \
@@ -62,12 +72,14 @@ check_fails "target bindname not on an RDMA netdev" 1 \
 	timeout 60 fio --name=t "${E[@]}" --listen --bindname=10.99.0.1 \
 	--size=1m
 
-check_fails "client range beyond the target's region" 1 \
-	"addresses region bytes \[0, 1048576\) but the target's region has 65536 bytes.*raise the target's size" \
-	pair 7601 --size=64k -- --rw=write --size=1m
-check_fails "offset beyond the target's region" 1 \
-	"addresses region bytes \[1048576, 2097152\).*has 1048576 bytes" \
-	pair 7602 --size=1m -- --rw=write --offset=1m --size=1m
+# A client addressing more than the region wraps onto it (fio's rdma
+# mapping), unless one I/O does not fit or verify would see the overlap.
+check_fails "client I/O larger than the target's region" 1 \
+	"addresses region bytes \[0, 1048576\) in I/Os of up to 131072 bytes but the target's region has 65536 bytes.*raise the target's size" \
+	pair 7601 --size=64k -- --rw=write --bs=128k --size=1m
+check_fails "verify over offsets that wrap" 1 \
+	"addresses \[1048576, 2097152\) and target .* exposes 65536 bytes, so offsets wrap.*set size= to at most 65536" \
+	pair 7602 --size=64k -- --rw=write --offset=1m --size=1m --verify=crc32c
 check_fails "client verb the target does not serve" 1 \
 	"needs RDMA WRITE but the target serves only RDMA READ" \
 	pair 7603 --verb=read --size=1m -- --verb=write --rw=write --size=1m
@@ -114,8 +126,8 @@ check_fails "exitall_on_error: client finds no target, all ends early" 1 \
 	early_fail 7611 --port=7612 --connect_timeout=1
 echo "# fio ended after $(cat "$tmp/early-s" 2>/dev/null) s (target runtime=60)"
 check_fails "exitall_on_error: client options refused, all ends early" 1 \
-	"verb=read only reads from the target" \
-	early_fail 7613 --port=7613 --verb=read
+	"verb=recv is the target's side of a SEND" \
+	early_fail 7613 --port=7613 --verb=recv
 echo "# fio ended after $(cat "$tmp/early-s" 2>/dev/null) s (target runtime=60)"
 
 # iomem=shmhuge/mmaphuge with no huge pages reserved (none in the lab by

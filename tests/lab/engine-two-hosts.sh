@@ -79,4 +79,79 @@ print("# writer: %d bytes to the other guest at %.1f MiB/s" % (w["io_bytes"], w[
 PY
 check_fails "the same reader against a fresh target fails verification" 1 \
 	"fio said: <lab-client> .*(verify|bad magic|crc32c)" run fresh.fio fresh.json
+
+# fio's own rdma job files (tests/lab/fio-rdma), changed only in ioengine=
+# and their [placeholders]: the server file on the server guest, the client
+# file here. A runtime before the job file (its default) cuts the client's
+# size=100g. Engine options cannot come before a job file's ioengine=, so
+# the bindname= case (fio's source address on a client: here an address of
+# this guest's that is not its first) adds its line to the file.
+ex=$repo/build/fio-examples.$$
+mkdir -p "$ex"
+trap 'cleanup; rm -rf "$ex"' EXIT
+ip addr add 198.18.0.3/24 dev "$RDMAIO_NETDEV"
+fill() { # FILE VERB PORT [SED...]
+	local f=$1 v=$2 port=$3
+	shift 3
+	sed -e "s|^ioengine=rdma\$|ioengine=external:$repo/build/librdmaio.so|" \
+		-e "s|\[hostname\]|$RDMAIO_SERVER_IP|" -e "s|\[port\]|$port|" \
+		-e "s|\[read/write/send/recv\]|$v|" "$@" "$repo/tests/lab/fio-rdma/$f"
+}
+# The client's connect_timeout is 5 s: start it once the target listens.
+listening() { # PORT
+	local i
+	for ((i = 0; i < 40; i++)); do
+		(cd "$repo" && S rdma resource show cm_id) 2>/dev/null | grep -Eq "LISTEN.*src-addr [^ ]*:$1( |$)" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+example() { # VERB PORT [SED...]
+	local v=$1 port=$2 spid cpid rc=0 i
+	shift 2
+	fill rdmaio-server.fio "$v" "$port" >"$ex/server-$v.fio"
+	fill rdmaio-client.fio "$v" "$port" "$@" >"$ex/client-$v.fio"
+	diff "$repo/tests/lab/fio-rdma/rdmaio-client.fio" "$ex/client-$v.fio" | grep '^[<>]'
+	(cd "$repo" && exec "$RDMAIO_SERVER_EXEC" timeout -k 5 60 fio --output-format=json \
+		--output="$ex/server-$v.json" "$ex/server-$v.fio") >"$ex/server-$v.log" 2>&1 &
+	spid=$!
+	listening "$port" || echo "the server job does not listen on port $port"
+	timeout -k 5 60 fio --runtime=3 --time_based --output-format=json \
+		--output="$ex/client-$v.json" "$ex/client-$v.fio" >"$ex/client-$v.log" 2>&1 &
+	cpid=$!
+	for ((i = 0; i < 100; i++)); do
+		rdma resource show cm_id 2>/dev/null | grep -o "src-addr [0-9.]*:[0-9]* dst-addr [0-9.]*:$port" >>"$ex/cm-$v"
+		[ -s "$ex/cm-$v" ] && break
+		sleep 0.1
+	done
+	wait $cpid || rc=$?
+	wait $spid || rc=$((rc + 100))
+	cat "$ex/server-$v.log" "$ex/client-$v.log"
+	return $rc
+}
+check "fio's rdma example files, verb=write: both sides end well" \
+	example write 7640 -e "/^hostname=/a bindname=198.18.0.3"
+check "... the client connected from its bindname= address" grep -q '^src-addr 198.18.0.3:' "$ex/cm-write"
+check "fio's rdma example files, verb=read (rw=write): both sides end well" example read 7641
+check "fio's rdma example files, verb=send: both sides end well" example send 7642
+check "... the server job says it is the target and what it exposes" \
+	grep -q "this job is the target, as fio's rdma server is; it exposes iodepth x bs = 16777216 bytes" "$ex/server-write.log"
+check "... the client's 100 GiB wrap onto those 16 MiB, and it says so" \
+	grep -q "addresses \[0, 107374182400) but target .* exposes 16777216 bytes: offsets wrap" "$ex/client-write.log"
+check "... verb=read with rw=write says how fio counts it" \
+	grep -q "verb=read with rw writing: every I/O is an RDMA READ" "$ex/client-read.log"
+check "... bytes crossed the link each way, and the send target counted what it received" \
+	python3 - "$ex" <<'PY'
+import json, sys
+ex = sys.argv[1]
+def job(name):
+    return json.load(open("%s/%s.json" % (ex, name)))["jobs"][0]
+for v in ("write", "read", "send"):
+    c = job("client-" + v)
+    assert c["error"] == 0 and c["write"]["io_bytes"] > 0, (v, c["error"], c["write"]["io_bytes"])
+    print("# %s: %d MiB at %.1f MiB/s (fio's rdma files, 1 MiB, iodepth 1)" % (v, c["write"]["io_bytes"] >> 20, c["write"]["bw_bytes"] / 2**20))
+s = job("server-send")
+c = job("client-send")
+assert s["error"] == 0 and s["read"]["io_bytes"] == c["write"]["io_bytes"], (s["read"]["io_bytes"], c["write"]["io_bytes"])
+PY
 done_testing
