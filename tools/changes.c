@@ -80,15 +80,9 @@ static double get_path(json_object *x, const char *path)
 /* A pair's CPU per GiB ratio on the host named host. */
 static double get_host_ratio(json_object *x, const char *host)
 {
-	json_object *hc = rio_json_get(x, "host_cpu_per_gib"), *h;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(hc); i++) {
-		h = json_object_array_get_idx(hc, i);
-		if (!strcmp(rio_json_str(h, "host") ?: "", host))
-			return rio_json_num(h, "ratio", NAN);
-	}
-	return NAN;
+	return rio_json_num(rio_json_find(rio_json_get(x, "host_cpu_per_gib"),
+					  "host", host),
+			    "ratio", NAN);
 }
 
 /* The figure of e's counterpart in each round of doc (NaN: not there). */

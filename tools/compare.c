@@ -30,19 +30,6 @@ static int diff_field(FILE *out, const char *what, json_object *a,
 	return 1;
 }
 
-static json_object *find_by(json_object *arr, const char *key, const char *val)
-{
-	json_object *e;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(arr); i++) {
-		e = json_object_array_get_idx(arr, i);
-		if (rio_json_str(e, key) && !strcmp(rio_json_str(e, key), val))
-			return e;
-	}
-	return NULL;
-}
-
 /* Fields of objects in two arrays matched by key, both ways. */
 static int diff_keyed(FILE *out, const char *pre, const char *what,
 		      json_object *a, json_object *b, const char *key,
@@ -58,7 +45,7 @@ static int diff_keyed(FILE *out, const char *pre, const char *what,
 
 		for (i = 0; i < rio_json_len(from); i++) {
 			ea = json_object_array_get_idx(from, i);
-			eb = find_by(to, key, rio_json_str(ea, key));
+			eb = rio_json_find(to, key, rio_json_str(ea, key));
 			if (!eb) {
 				fprintf(out,
 					"- %s%s %s: only in the %s result\n",
@@ -162,9 +149,9 @@ static int diff_host(json_object *a, json_object *b, const char *pre, FILE *out)
 			rio_json_get(rio_json_get(b, "environment"), "source"));
 	n += diff_keyed(out, pre, "RDMA device", da, db, "name", dev);
 	for (i = 0; i < rio_json_len(da); i++) {
-		d2 = find_by(db, "name",
-			     rio_json_str(json_object_array_get_idx(da, i),
-					  "name"));
+		d2 = rio_json_find(
+			db, "name",
+			rio_json_str(json_object_array_get_idx(da, i), "name"));
 		if (d2)
 			n += diff_ports(out, pre,
 					json_object_array_get_idx(da, i), d2);
@@ -196,7 +183,7 @@ static int diff_remote(json_object *a, json_object *b, FILE *out)
 	}
 	for (i = 0; i < rio_json_len(ra); i++) {
 		ea = json_object_array_get_idx(ra, i);
-		eb = find_by(rb, "host", rio_json_str(ea, "host"));
+		eb = rio_json_find(rb, "host", rio_json_str(ea, "host"));
 		if (!eb)
 			continue; /* "fio clients" names the change */
 		snprintf(pre, sizeof(pre),

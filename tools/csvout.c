@@ -96,19 +96,6 @@ static json_object *hosts_of(json_object *doc)
 	return rio_json_get(cpu, "hosts");
 }
 
-static json_object *by_host(json_object *arr, const char *host)
-{
-	size_t i;
-
-	for (i = 0; i < rio_json_len(arr); i++)
-		if (!strcmp(rio_json_str(json_object_array_get_idx(arr, i),
-					 "host")
-				    ?: "",
-			    host))
-			return json_object_array_get_idx(arr, i);
-	return NULL;
-}
-
 static void host_columns(FILE *out, size_t col, json_object *hosts,
 			 json_object *cpu, int pair)
 {
@@ -116,10 +103,11 @@ static void host_columns(FILE *out, size_t col, json_object *hosts,
 	size_t i;
 
 	for (i = 0; i < rio_json_len(hosts); i++) {
-		h = by_host(cpu,
-			    rio_json_str(json_object_array_get_idx(hosts, i),
-					 "host")
-				    ?: "");
+		h = rio_json_find(
+			cpu, "host",
+			rio_json_str(json_object_array_get_idx(hosts, i),
+				     "host")
+				?: "");
 		num(out, col++, pair ? NAN : rio_json_num(h, "busy_s", NAN));
 		num(out, col++, pair ? NAN : rio_json_num(h, "per_gib_s", NAN));
 		num(out, col++, pair ? rio_json_num(h, "ratio", NAN) : NAN);

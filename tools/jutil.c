@@ -45,6 +45,21 @@ size_t rio_json_len(json_object *arr)
 	return json_object_array_length(arr);
 }
 
+json_object *rio_json_find(json_object *arr, const char *key, const char *value)
+{
+	const char *s;
+	size_t i;
+
+	if (!value)
+		return NULL;
+	for (i = 0; i < rio_json_len(arr); i++) {
+		s = rio_json_str(json_object_array_get_idx(arr, i), key);
+		if (s && !strcmp(s, value))
+			return json_object_array_get_idx(arr, i);
+	}
+	return NULL;
+}
+
 json_object *rio_json_num_or_null(double v)
 {
 	if (isnan(v))

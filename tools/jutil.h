@@ -16,6 +16,13 @@ const char *rio_json_str(json_object *obj, const char *key);
 /* Length of an array; 0 for NULL or a non-array (json-c asserts). */
 size_t rio_json_len(json_object *arr);
 
+/*
+ * The first member of arr whose key is the string value, or NULL; a member
+ * without that string never matches, nor does anything when value is NULL.
+ */
+json_object *rio_json_find(json_object *arr, const char *key,
+			   const char *value);
+
 /* A number, or JSON null for NaN. */
 json_object *rio_json_num_or_null(double v);
 

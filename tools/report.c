@@ -21,9 +21,6 @@ static void fmt_lat(char *buf, size_t n, json_object *clat)
 	snprintf(buf, n, "%s / %s / %s", a, b, c);
 }
 
-/* A cell of a median and two bounds, each in RIO_UNITS_LEN. */
-#define SPREAD_LEN (3 * RIO_UNITS_LEN + 16)
-
 /* How many rounds doc holds (rdmaio run --repeat), 0 without rounds. */
 static int rounds_of(json_object *doc)
 {
@@ -42,20 +39,37 @@ static void fmt_figure(char *buf, double v, enum figure f, int gbit)
 		rio_units_ns(buf, v);
 }
 
+/* v with the bounds of spread sp, or v alone without sp. */
+static void fmt_range(char *buf, size_t n, double v, json_object *sp,
+		      enum figure f, int gbit)
+{
+	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+
+	fmt_figure(m, v, f, gbit);
+	if (!sp) {
+		snprintf(buf, n, "%s", m);
+		return;
+	}
+	fmt_figure(lo, rio_json_num(sp, "min", NAN), f, gbit);
+	fmt_figure(hi, rio_json_num(sp, "max", NAN), f, gbit);
+	snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+}
+
 /* A figure over the rounds, from its spread: "80.0 MiB/s (79.9-80.1 MiB/s)". */
 static void fmt_spread(char *buf, size_t n, json_object *sp, enum figure f,
 		       int gbit)
 {
-	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
-
 	if (!sp) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	fmt_figure(m, rio_json_num(sp, "median", NAN), f, gbit);
-	fmt_figure(lo, rio_json_num(sp, "min", NAN), f, gbit);
-	fmt_figure(hi, rio_json_num(sp, "max", NAN), f, gbit);
-	snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+	fmt_range(buf, n, rio_json_num(sp, "median", NAN), sp, f, gbit);
+}
+
+void rio_report_spread(char *buf, size_t n, double rate, json_object *sp,
+		       int gbit)
+{
+	fmt_range(buf, n, rate, sp, RATE, gbit);
 }
 
 /* A ratio over the rounds: its median and the 95 % interval of its
@@ -217,7 +231,7 @@ static void host_cpu_interval(json_object *c, const char *host, FILE *out)
 	json_object *hc = rio_json_get(rio_json_get(c, "over_rounds"),
 				       "host_cpu_per_gib"),
 		    *h, *ratio = NULL;
-	char cell[SPREAD_LEN];
+	char cell[RIO_REPORT_SPREAD_LEN];
 	size_t i;
 
 	for (i = 0; i < rio_json_len(hc); i++) {
@@ -310,9 +324,10 @@ static void rounds_row(json_object *doc, json_object *c,
 {
 	json_object *ov = rio_json_get(c, "over_rounds");
 	json_object *r = rio_json_get(ov, "rdma"), *t = rio_json_get(ov, "tcp");
-	char l[512], rb[SPREAD_LEN], tb[SPREAD_LEN], ri[SPREAD_LEN],
-		ti[SPREAD_LEN], ra[SPREAD_LEN], ia[SPREAD_LEN], p50[SPREAD_LEN],
-		p99[SPREAD_LEN];
+	char l[512], rb[RIO_REPORT_SPREAD_LEN], tb[RIO_REPORT_SPREAD_LEN],
+		ri[RIO_REPORT_SPREAD_LEN], ti[RIO_REPORT_SPREAD_LEN],
+		ra[RIO_REPORT_SPREAD_LEN], ia[RIO_REPORT_SPREAD_LEN],
+		p50[RIO_REPORT_SPREAD_LEN], p99[RIO_REPORT_SPREAD_LEN];
 
 	rio_report_pair_label(l, sizeof(l), doc, c);
 	fmt_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"), RATE, o->gbit);
@@ -414,10 +429,10 @@ static void job_figures(char *bw, char *iops, json_object *r, const char *dir,
 	json_object *ov = rio_json_get(rio_json_get(r, "over_rounds"), dir);
 
 	if (ov) {
-		fmt_spread(bw, SPREAD_LEN, rio_json_get(ov, "bw_bytes"), RATE,
-			   o->gbit);
-		fmt_spread(iops, SPREAD_LEN, rio_json_get(ov, "iops"), COUNT,
-			   0);
+		fmt_spread(bw, RIO_REPORT_SPREAD_LEN,
+			   rio_json_get(ov, "bw_bytes"), RATE, o->gbit);
+		fmt_spread(iops, RIO_REPORT_SPREAD_LEN,
+			   rio_json_get(ov, "iops"), COUNT, 0);
 		return;
 	}
 	rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN), o->gbit);
@@ -429,7 +444,8 @@ static void job_rows(json_object *doc, const struct rio_report_opts *o,
 {
 	static const char *const dirs[] = { "read", "write" };
 	json_object *rs = rio_json_get(doc, "results"), *r, *d;
-	char l[512], bw[SPREAD_LEN], iops[SPREAD_LEN], lat[128], cpu[96];
+	char l[512], bw[RIO_REPORT_SPREAD_LEN], iops[RIO_REPORT_SPREAD_LEN],
+		lat[128], cpu[96];
 	size_t i;
 	int k;
 

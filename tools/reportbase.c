@@ -105,15 +105,7 @@ static int hosts_of(json_object *bs, const char **h)
 /* The number at key of the member of arr whose host is host. */
 static double host_num(json_object *arr, const char *host, const char *key)
 {
-	json_object *e;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(arr); i++) {
-		e = json_object_array_get_idx(arr, i);
-		if (!strcmp(rio_json_str(e, "host") ?: "", host))
-			return rio_json_num(e, key, NAN);
-	}
-	return NAN;
+	return rio_json_num(rio_json_find(arr, "host", host), key, NAN);
 }
 
 static void cell_cpu(double per_gib, FILE *out)
@@ -127,16 +119,10 @@ static void cell_cpu(double per_gib, FILE *out)
 /* A bandwidth, with its range over the rounds when sp has one. */
 static void cell_bw(double bw, json_object *sp, int gbit, FILE *out)
 {
-	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+	char cell[RIO_REPORT_SPREAD_LEN];
 
-	rio_units_rate(m, bw, gbit);
-	if (!sp) {
-		fprintf(out, " %s |", m);
-		return;
-	}
-	rio_units_rate(lo, rio_json_num(sp, "min", NAN), gbit);
-	rio_units_rate(hi, rio_json_num(sp, "max", NAN), gbit);
-	fprintf(out, " %s (%s – %s) |", m, lo, hi);
+	rio_report_spread(cell, sizeof(cell), bw, sp, gbit);
+	fprintf(out, " %s |", cell);
 }
 
 struct table {

@@ -337,20 +337,6 @@ static json_object *pair_spread(json_object **v, int n)
 	return o;
 }
 
-/* The member of arr (host_cpu objects) for host, or NULL. */
-static json_object *of_host(json_object *arr, const char *host)
-{
-	json_object *e;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(arr); i++) {
-		e = json_object_array_get_idx(arr, i);
-		if (str_eq(rio_json_str(e, "host"), host))
-			return e;
-	}
-	return NULL;
-}
-
 /* Each host's CPU over the baseline, matched by host: a failed round
  * has none, and another round may lack a host. */
 static json_object *baseline_hosts(json_object **v, int n)
@@ -366,12 +352,12 @@ static json_object *baseline_hosts(json_object **v, int n)
 		for (j = 0; j < rio_json_len(hc); j++) {
 			host = rio_json_str(json_object_array_get_idx(hc, j),
 					    "host");
-			if (!host || of_host(out, host))
+			if (!host || rio_json_find(out, "host", host))
 				continue;
 			for (m = 0, k = 0; m < n; m++)
-				if ((sub[k] = of_host(rio_json_get(v[m],
-								   "host_cpu"),
-						      host)))
+				if ((sub[k] = rio_json_find(
+					     rio_json_get(v[m], "host_cpu"),
+					     "host", host)))
 					k++;
 			json_object_array_add(out, median_tree(sub, k, NULL));
 		}
