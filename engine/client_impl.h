@@ -9,14 +9,18 @@
 
 #include "client.h"
 #include "cm.h"
+#include "sendq.h"
+
+/* A nudge's wr_id: this bit, and its queue pair's index below it. I/O
+ * units' wr_ids are their addresses, which never have it set. */
+#define RIO_NUDGE_WR (1ull << 63)
 
 struct rio_cqp {
 	struct rdma_cm_id *id;
 	bool connected;
 	uint32_t qp_num;
 	uint32_t rkey; /* this connection's window on the region */
-	struct io_u **ring; /* posted I/O units, oldest first */
-	unsigned int head, count;
+	struct rio_sendq sq; /* its I/O units in flight, oldest first */
 	struct ibv_send_wr *first, *last; /* staged since the last commit */
 };
 
@@ -48,7 +52,10 @@ struct rio_client {
 	struct ibv_sge *sge;
 	struct io_u **staged;
 	unsigned int nstaged;
+	unsigned char *qp_of; /* by io_u->index: the queue pair it went on */
+	unsigned int inflight; /* staged or posted, not yet completed */
 	struct io_u **ready; /* completed, not yet handed to fio */
+	unsigned int rmask; /* ready's size - 1, a power of two less one */
 	unsigned int rhead, rcount, rgiven;
 	struct ibv_wc *wc;
 	uint8_t port; /* the device port the queue pairs use */

@@ -102,36 +102,43 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		wr->imm_data = htobe32(io_u->index);
 
+	/* Completions are asked for independently of fio's commits: with
+	 * fio's default iodepth_batch=1, one per commit would be one per
+	 * request. */
+	c->inflight++;
+	if (rio_sendq_push(&q->sq, io_u, c->inflight == c->depth))
+		wr->send_flags |= IBV_SEND_SIGNALED;
+	c->qp_of[io_u->index] = (unsigned char)(q - c->qps);
 	if (q->last)
 		q->last->next = wr;
 	else
 		q->first = wr;
 	q->last = wr;
-	q->ring[(q->head + q->count) % c->depth] = io_u;
-	q->count++;
 	c->staged[c->nstaged++] = io_u;
 	return FIO_Q_QUEUED;
 }
 
 static void rio_client_ready(struct rio_client *c, struct io_u *io_u)
 {
-	c->ready[(c->rhead + c->rcount) % c->depth] = io_u;
+	c->ready[(c->rhead + c->rcount) & c->rmask] = io_u;
 	c->rcount++;
 }
 
-/* Fails the newest n units posted on q. */
+/* Fails the newest n units posted on q. Those leave the ring from its
+ * end, and are handed back oldest first. */
 static void rio_client_fail_last(struct rio_client *c, struct rio_cqp *q,
 				 unsigned int n, int err)
 {
 	unsigned int i;
 
-	for (i = q->count - n; i < q->count; i++) {
-		struct io_u *io_u = q->ring[(q->head + i) % c->depth];
+	for (i = 0; i < n; i++) {
+		struct io_u *io_u = rio_sendq_pop_newest(&q->sq);
 
 		io_u->error = err;
-		rio_client_ready(c, io_u);
+		c->ready[(c->rhead + c->rcount + n - 1 - i) & c->rmask] = io_u;
 	}
-	q->count -= n;
+	c->rcount += n;
+	c->inflight -= n;
 }
 
 /* The staged chain from bad onward was not posted: fail those units. */
@@ -143,7 +150,7 @@ static void rio_client_unpost(struct rio_client *c, struct rio_cqp *q,
 
 	for (wr = bad; wr; wr = wr->next)
 		n++;
-	rio_client_fail_last(c, q, n > q->count ? q->count : n, err);
+	rio_client_fail_last(c, q, n > q->sq.count ? q->sq.count : n, err);
 }
 
 /* The requests a failed post took before the bad one carry no signalled
@@ -155,7 +162,7 @@ static void rio_client_flush(struct rio_cqp *q)
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 	int ret;
 
-	if (!q->count)
+	if (!q->sq.count)
 		return;
 	ret = ibv_modify_qp(q->id->qp, &attr, IBV_QP_STATE);
 	if (ret)
@@ -187,9 +194,6 @@ int rio_client_commit(struct rio_client *c)
 
 		if (!q->first)
 			continue;
-		/* Selective signalling: one completion per batch per queue
-		 * pair; RC completes in order, so it retires the batch. */
-		q->last->send_flags |= IBV_SEND_SIGNALED;
 		bad = NULL;
 		ret = ibv_post_send(q->id->qp, q->first, &bad);
 		if (ret) {
@@ -208,16 +212,6 @@ int rio_client_commit(struct rio_client *c)
 	io_u_mark_submit(td, c->nstaged);
 	c->nstaged = 0;
 	return err;
-}
-
-static struct rio_cqp *rio_client_qp_of(struct rio_client *c, uint32_t num)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nqps; i++)
-		if (c->qps[i].qp_num == num)
-			return &c->qps[i];
-	return NULL;
 }
 
 static void rio_client_wc_error(struct rio_client *c, const struct ibv_wc *wc,
@@ -251,6 +245,27 @@ static void rio_client_count_swap(struct rio_client *c, const struct io_u *io_u)
 		c->swapped++;
 }
 
+/* A nudge's completion: it retires what was posted on its queue pair
+ * before it, which RC completed first. */
+static void rio_client_nudged(struct rio_client *c, const struct ibv_wc *wc)
+{
+	struct rio_cqp *q = &c->qps[wc->wr_id & 0xff];
+	unsigned int n = rio_sendq_nudged(&q->sq);
+	char msg[512];
+
+	if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR) {
+		rio_wc_errmsg(msg, sizeof(msg), wc,
+			      "zero-length RDMA WRITE (asks for a completion)",
+			      0, 0, c->peer);
+		rio_err("client job: %s; the queue pair is lost: set signal_every=1 to ask every request for its completion instead",
+			msg);
+		c->dead = true;
+	}
+	c->inflight -= n;
+	while (n--)
+		rio_client_ready(c, rio_sendq_pop(&q->sq));
+}
+
 static void rio_client_reap(struct rio_client *c, int n)
 {
 	int i;
@@ -258,16 +273,18 @@ static void rio_client_reap(struct rio_client *c, int n)
 	for (i = 0; i < n; i++) {
 		const struct ibv_wc *wc = &c->wc[i];
 		struct io_u *done = (struct io_u *)(uintptr_t)wc->wr_id;
-		struct rio_cqp *q = rio_client_qp_of(c, wc->qp_num);
+		struct rio_cqp *q;
 
-		if (!q)
+		if (wc->wr_id & RIO_NUDGE_WR) {
+			rio_client_nudged(c, wc);
 			continue;
+		}
+		q = &c->qps[c->qp_of[done->index]];
 		/* Everything posted before the signalled request is done. */
-		while (q->count) {
-			struct io_u *io_u = q->ring[q->head];
+		while (q->sq.count) {
+			struct io_u *io_u = rio_sendq_pop(&q->sq);
 
-			q->head = (q->head + 1) % c->depth;
-			q->count--;
+			c->inflight--;
 			if (io_u == done && wc->status != IBV_WC_SUCCESS)
 				rio_client_wc_error(c, wc, io_u);
 			else if ((io_u->ddir == DDIR_READ ? c->read_op
@@ -281,13 +298,42 @@ static void rio_client_reap(struct rio_client *c, int n)
 	}
 }
 
-static unsigned int rio_client_busy(const struct rio_client *c)
+/* fio waits for min completions (it has committed all it queued): if the
+ * completions asked for cannot retire that many, post a nudge, a
+ * signalled zero-length RDMA WRITE, behind the requests that asked for
+ * none. A zero-length RDMA WRITE checks no key on the target (IB C9-88),
+ * so it works whatever the target granted. */
+static bool rio_client_nudge(struct rio_client *c, unsigned int min)
 {
-	unsigned int i, busy = 0;
+	struct ibv_send_wr wr = { 0 }, *bad;
+	unsigned int i, covered = c->rcount;
+	int ret;
 
 	for (i = 0; i < c->nqps; i++)
-		busy += c->qps[i].count;
-	return busy;
+		covered += rio_sendq_covered(&c->qps[i].sq);
+	for (i = 0; i < c->nqps && covered < min; i++) {
+		struct rio_cqp *q = &c->qps[i];
+		unsigned int more = q->sq.unsig;
+
+		if (!rio_sendq_nudge(&q->sq))
+			continue;
+		covered += more;
+		wr.wr_id = RIO_NUDGE_WR | i;
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = c->base;
+		wr.wr.rdma.rkey = q->rkey;
+		ret = ibv_post_send(q->id->qp, &wr, &bad);
+		if (ret) {
+			rio_err_call(ret, "ibv_post_send(qp %u to %s, nudge)",
+				     q->qp_num, c->peer);
+			/* In the error state every request completes. */
+			rio_client_flush(q);
+			c->dead = true;
+		}
+	}
+	/* Not yet when a nudge in flight keeps another from going out. */
+	return covered >= min;
 }
 
 /* A QP or device error the device reported outside any completion. */
@@ -310,7 +356,7 @@ static bool rio_client_async(struct rio_client *c)
 	if (ret <= 0)
 		return false;
 	rio_err("client job: RDMA device %s reported %s while %u I/Os to target %s were in flight; they count as failed; check the kernel log (dmesg) and 'rdma link show'",
-		ibv_get_device_name(c->verbs->device), what, rio_client_busy(c),
+		ibv_get_device_name(c->verbs->device), what, c->inflight,
 		c->peer);
 	return true;
 }
@@ -358,7 +404,7 @@ static void rio_client_abandon(struct rio_client *c, int err)
 				rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)",
 					     q->qp_num);
 		}
-		rio_client_fail_last(c, q, q->count, err);
+		rio_client_fail_last(c, q, q->sq.count, err);
 	}
 	c->dead = true;
 }
@@ -375,7 +421,7 @@ static bool rio_client_link_lost(struct rio_client *c)
 		return false;
 	rio_err("client job: the link to target %s went down mid-run: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s) and %u I/Os are still outstanding; bring its netdev back up ('rdma link show' names it, then 'ip link set <netdev> up') and rerun",
 		c->peer, c->port, ibv_get_device_name(c->verbs->device),
-		RIO_LINK_GRACE_MS / 1000, state, rio_client_busy(c));
+		RIO_LINK_GRACE_MS / 1000, state, c->inflight);
 	rio_client_abandon(c, ENOTCONN);
 	return true;
 }
@@ -430,9 +476,10 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 {
 	struct timespec start = { 0 };
 	unsigned int spins = 0;
+	bool covered = false;
 	int n;
 
-	c->rhead = (c->rhead + c->rgiven) % c->depth;
+	c->rhead = (c->rhead + c->rgiven) & c->rmask;
 	c->rcount -= c->rgiven;
 	c->rgiven = 0;
 	while (c->rcount < min) {
@@ -447,13 +494,17 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			c->idle_since = start;
 			continue;
 		}
+		/* Nothing is queued while fio waits: once covered, it
+		 * stays so for this call. */
+		if (!covered && !c->dead)
+			covered = rio_client_nudge(c, min);
 		if (!c->cc && ++spins & 1023)
 			continue;
 		/* The clock starts at the first idle spell: a completion
 		 * found at once costs no clock read. */
 		if (rio_ts_unset(&start))
 			clock_gettime(CLOCK_MONOTONIC, &start);
-		if (rio_ts_unset(&c->idle_since) || !rio_client_busy(c))
+		if (rio_ts_unset(&c->idle_since) || !c->inflight)
 			c->idle_since = start;
 		rio_client_watch(c);
 		if (rio_client_link_lost(c))
@@ -465,12 +516,10 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		/* Size-based jobs have no runtime to end them: a target
 		 * that stopped serving (RNR retries are endless) is found
 		 * by its silence. */
-		if (rio_client_busy(c) &&
-		    rio_ms_since(&c->idle_since) >=
-			    (long)c->o->stall_timeout * 1000) {
+		if (c->inflight && rio_ms_since(&c->idle_since) >=
+					   (long)c->o->stall_timeout * 1000) {
 			rio_err("client job: %u I/Os to target %s got no completion for stall_timeout=%u s; they count as failed. The target stopped serving them (a stopped target leaves SENDs retrying for ever) or the device never finished them: check the target, the link ('rdma link show') and the kernel log (dmesg), or raise stall_timeout",
-				rio_client_busy(c), c->peer,
-				c->o->stall_timeout);
+				c->inflight, c->peer, c->o->stall_timeout);
 			rio_client_abandon(c, ETIMEDOUT);
 			break;
 		}
@@ -487,8 +536,7 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		if (rio_ms_since(&start) >= RIO_STUCK_MS &&
 		    rio_client_ending(c)) {
 			rio_err("client job: fio is ending the job, but %u I/Os to target %s got no completion for %d s; they count as failed. The target stopped taking them (a stalled target leaves SENDs waiting for receives for ever) or the device never finished them: check the target, the link ('rdma link show') and the kernel log (dmesg)",
-				rio_client_busy(c), c->peer,
-				RIO_STUCK_MS / 1000);
+				c->inflight, c->peer, RIO_STUCK_MS / 1000);
 			rio_client_abandon(c, ETIMEDOUT);
 			break;
 		}
@@ -522,5 +570,5 @@ void rio_client_report(const struct rio_client *c)
 
 struct io_u *rio_client_event(struct rio_client *c, int i)
 {
-	return c->ready[(c->rhead + i) % c->depth];
+	return c->ready[(c->rhead + i) & c->rmask];
 }

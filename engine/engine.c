@@ -155,6 +155,18 @@ static struct fio_option rio_options[] = {
 		.group = FIO_OPT_G_RDMA,
 	},
 	{
+		.name = "signal_every",
+		.lname = "rdmaio completion moderation",
+		.type = FIO_OPT_INT,
+		.off1 = offsetof(struct rio_opts, signal_every),
+		.minval = 0,
+		.maxval = 65536,
+		.def = "0",
+		.help = "Client: ask the device for a completion on one request in this many (0: a quarter of iodepth per queue pair; 1: every request, so each I/O's clat is its own)",
+		.category = FIO_OPT_C_ENGINE,
+		.group = FIO_OPT_G_RDMA,
+	},
+	{
 		.name = "use_events",
 		.lname = "rdmaio completion events",
 		.type = FIO_OPT_BOOL,

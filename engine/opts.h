@@ -36,6 +36,7 @@ struct rio_opts {
 	unsigned int qps;
 	unsigned int inline_size;
 	unsigned int use_events;
+	unsigned int signal_every; /* 0: from iodepth and qps */
 };
 
 /* The parts of a fio job the options are checked against. */

@@ -4,10 +4,11 @@
 
 ENGINE_SRCS := engine/engine.c engine/client.c engine/client_io.c \
 	engine/target.c engine/target_io.c engine/cm.c \
-	engine/opts.c engine/proto.c engine/errmsg.c
+	engine/opts.c engine/proto.c engine/errmsg.c engine/sendq.c
 ENGINE_OBJS := $(ENGINE_SRCS:%.c=$(B)/%.o)
 # The parts that need neither fio nor a device: unit-tested on the host.
-ENGINE_PURE_OBJS := $(B)/engine/opts.o $(B)/engine/proto.o $(B)/engine/errmsg.o
+ENGINE_PURE_OBJS := $(B)/engine/opts.o $(B)/engine/proto.o $(B)/engine/errmsg.o \
+	$(B)/engine/sendq.o
 ENGINE_FIO_STAMP := $(B)/engine/fio-version
 
 LIBS += $(B)/librdmaio.so
@@ -39,7 +40,7 @@ $(B)/librdmaio.so: $(ENGINE_OBJS) engine/librdmaio.map
 	$(CC) -shared -Wl,--version-script=engine/librdmaio.map -o $@ $(ENGINE_OBJS) $(ALL_LDFLAGS) -libverbs -lrdmacm
 
 # Unit tests: cmocka, linked with the pure objects only.
-ENGINE_TEST_NAMES := proto opts errmsg port
+ENGINE_TEST_NAMES := proto opts errmsg port sendq
 ENGINE_TESTS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%)
 ENGINE_TEST_OBJS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%.o) \
 	$(B)/tests/engine/log-capture.o

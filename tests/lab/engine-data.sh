@@ -50,6 +50,49 @@ quad() {
 		--iodepth=32 --verify=crc32c
 }
 check "seq/rand x iodepth 1/32 verified, four clients at once" quad
+# The client asks for a completion on one request in every few, on the one
+# that fills iodepth, and nudges when fio waits on requests that asked for
+# none (a job's last, fio's verify phase): verified at depths that divide
+# into it and that do not, over 1-4 queue pairs, with fio's batching.
+signalling() {
+	local depth qps batch name prev= clients=0 job=$tmp/signal.fio
+	PORT=$((PORT + 1))
+	printf '[global]\nioengine=external:%s\nport=%s\nbs=4k\nsize=2m\n' "$SO" "$PORT" >"$job"
+	# One client after another (wait_for: a stonewall would wait for the
+	# target too), all served by one target.
+	for d in 1:1 3:1 3:2 5:4 7:1 128:1 128:3 128:4 64:2:16; do
+		IFS=: read -r depth qps batch <<<"$d"
+		name=d$depth-q$qps${batch:+-b$batch}
+		clients=$((clients + qps))
+		printf '[%s]\nhostname=%s\nrw=randwrite\niodepth=%s\nqps=%s\nverify=crc32c\n%s\n' \
+			"$name" "$IP" "$depth" "$qps" "${prev:+wait_for=$prev}" >>"$job"
+		[ -z "$batch" ] || printf 'iodepth_batch_submit=%s\niodepth_batch_complete_max=%s\n' "$batch" "$batch" >>"$job"
+		prev=$name
+	done
+	printf '[s3]\nhostname=%s\nverb=send\nrw=write\niodepth=3\nwait_for=%s\n' "$IP" "$prev" >>"$job"
+	printf '[e1]\nhostname=%s\nrw=write\niodepth=8\nsignal_every=1\nverify=crc32c\nwait_for=s3\n' "$IP" >>"$job"
+	clients=$((clients + 2))
+	timeout 300 fio --output-format=json --output="$tmp/signal.json" \
+		--name=target --ioengine=external:"$SO" --listen --port=$PORT \
+		--size=2m --iodepth=16 --clients=$clients "$job" || return 1
+	python3 - "$tmp/signal.json" <<'PY'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+ok = True
+for j in jobs:
+    if j["jobname"] == "target":
+        continue
+    moved = j["write"]["io_bytes"]
+    print("%s: error %d, wrote %d, read back %d" % (j["jobname"], j["error"], moved, j["read"]["io_bytes"]))
+    want_read = 0 if j["jobname"] == "s3" else 2 << 20
+    ok &= j["error"] == 0 and moved == 2 << 20 and j["read"]["io_bytes"] == want_read
+t = [j for j in jobs if j["jobname"] == "target"][0]
+print("target: error %d, received %d" % (t["error"], t["read"]["io_bytes"]))
+ok &= t["error"] == 0 and t["read"]["io_bytes"] == 2 << 20
+sys.exit(0 if ok else 1)
+PY
+}
+check "signalling: iodepth 1, 3, 5, 7, 64 and 128 over 1-4 queue pairs, batched or not, verified; send at depth 3" signalling
 # Across processes and connections: the target keeps its region between
 # clients, so a second fio reads back and verifies what the first wrote.
 cross() {
