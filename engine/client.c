@@ -164,8 +164,12 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 	}
 	if (c->depth + 1 > (unsigned int)c->attr.max_qp_wr ||
 	    cqe > c->attr.max_cqe) {
-		rio_err("client job: iodepth=%u is above the limit of RDMA device %s (max_qp_wr=%d, max_cqe=%d); lower iodepth",
-			c->depth, dev, c->attr.max_qp_wr, c->attr.max_cqe);
+		int lim = c->attr.max_qp_wr - 1;
+
+		if (c->attr.max_cqe - (int)c->nqps < lim)
+			lim = c->attr.max_cqe - (int)c->nqps;
+		rio_err("client job: iodepth=%u is above the limit of RDMA device %s (max_qp_wr=%d, max_cqe=%d, with room for one zero-length RDMA WRITE per queue pair); lower iodepth to at most %d",
+			c->depth, dev, c->attr.max_qp_wr, c->attr.max_cqe, lim);
 		return -EINVAL;
 	}
 	c->verbs = verbs;
@@ -428,16 +432,17 @@ static int rio_client_wrap_check(struct rio_client *c,
 	if (c->td->o.verify != VERIFY_NONE) {
 		rio_err("client job: verify= needs each block at a place of its own, but this job addresses [%" PRIu64
 			", %" PRIu64 ") and target %s exposes %" PRIu64
-			" bytes, so offsets wrap and blocks overwrite each other; set size= to at most %" PRIu64
-			" (or give the target more with listen and size=)",
+			" bytes, so offsets wrap and blocks overwrite each other; keep offset+size at most %" PRIu64
+			" (offset=0 size=%" PRIu64
+			"), or give the target more with listen and size=",
 			hello->start, hello->span, c->peer, c->length,
-			c->length);
+			c->length, c->length);
 		return -EINVAL;
 	}
 	rio_warn(
 		"client job: this job addresses [%" PRIu64 ", %" PRIu64
 		") but target %s exposes %" PRIu64
-		" bytes: offsets wrap onto them, as in fio's rdma engine; for another job to verify what this one wrote, set size= to at most %" PRIu64,
+		" bytes: offsets wrap onto them, as in fio's rdma engine; for another job to verify what this one wrote, keep offset+size at most %" PRIu64,
 		hello->start, hello->span, c->peer, c->length, c->length);
 	return 0;
 }

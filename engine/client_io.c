@@ -31,6 +31,30 @@ static const char *rio_client_verb(enum ibv_wr_opcode op)
 	}
 }
 
+/* Where in the target's memory wr goes: region base + at. */
+static int rio_client_remote(const struct rio_client *c,
+			     const struct rio_cqp *q, struct ibv_send_wr *wr,
+			     uint64_t at)
+{
+	if (wr->opcode != IBV_WR_ATOMIC_FETCH_AND_ADD &&
+	    wr->opcode != IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr->wr.rdma.remote_addr = c->base + at;
+		wr->wr.rdma.rkey = q->rkey;
+		return 0;
+	}
+	/* The word's old value lands in the I/O buffer. */
+	if (at & 7 || wr->sg_list->length != 8)
+		return -EINVAL;
+	wr->send_flags = 0;
+	wr->wr.atomic.remote_addr = c->base + at;
+	wr->wr.atomic.rkey = q->rkey;
+	wr->wr.atomic.compare_add = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
+					    ? 1
+					    : RIO_SWAP_COMPARE;
+	wr->wr.atomic.swap = RIO_SWAP_VALUE;
+	return 0;
+}
+
 enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 {
 	struct ibv_send_wr *wr = &c->wr[io_u->index];
@@ -80,24 +104,9 @@ enum fio_q_status rio_client_queue(struct rio_client *c, struct io_u *io_u)
 	wr->send_flags = 0;
 	if (wr->opcode != IBV_WR_RDMA_READ && sge->length <= c->inline_max)
 		wr->send_flags = IBV_SEND_INLINE;
-	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
-	    wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
-		/* The word's old value lands in the I/O buffer. */
-		if (at & 7 || sge->length != 8) {
-			io_u->error = EINVAL;
-			return FIO_Q_COMPLETED;
-		}
-		wr->send_flags = 0;
-		wr->wr.atomic.remote_addr = c->base + at;
-		wr->wr.atomic.rkey = q->rkey;
-		wr->wr.atomic.compare_add =
-			wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
-				? 1
-				: RIO_SWAP_COMPARE;
-		wr->wr.atomic.swap = RIO_SWAP_VALUE;
-	} else {
-		wr->wr.rdma.remote_addr = c->base + at;
-		wr->wr.rdma.rkey = q->rkey;
+	if (rio_client_remote(c, q, wr, at)) {
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
 	}
 	if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		wr->imm_data = htobe32(io_u->index);
@@ -257,8 +266,14 @@ static void rio_client_nudged(struct rio_client *c, const struct ibv_wc *wc)
 		rio_wc_errmsg(msg, sizeof(msg), wc,
 			      "zero-length RDMA WRITE (asks for a completion)",
 			      0, 0, c->peer);
-		rio_err("client job: %s; the queue pair is lost: set signal_every=1 to ask every request for its completion instead",
-			msg);
+		rio_err("client job: %s", msg);
+		/* The target's device refused the write itself; other
+		 * statuses are the link's or the target's, as for any
+		 * request, and rio_wc_errmsg named them. */
+		if (wc->status == IBV_WC_REM_ACCESS_ERR ||
+		    wc->status == IBV_WC_REM_INV_REQ_ERR ||
+		    wc->status == IBV_WC_REM_OP_ERR)
+			rio_err("client job: the target's device refuses zero-length RDMA WRITEs; set signal_every=1 so that every request asks for its own completion");
 		c->dead = true;
 	}
 	c->inflight -= n;
@@ -302,7 +317,11 @@ static void rio_client_reap(struct rio_client *c, int n)
  * completions asked for cannot retire that many, post a nudge, a
  * signalled zero-length RDMA WRITE, behind the requests that asked for
  * none. A zero-length RDMA WRITE checks no key on the target (IB C9-88),
- * so it works whatever the target granted. */
+ * so it works whatever the target granted; rdma_cm gives every RC queue
+ * pair remote write access, which rxe checks even then. On a dead
+ * connection the queue pair goes to the error state first: the nudge is
+ * flushed at once, and its completion retires the requests that finished
+ * without one, as the kernel's ib_drain_sq does. */
 static bool rio_client_nudge(struct rio_client *c, unsigned int min)
 {
 	struct ibv_send_wr wr = { 0 }, *bad;
@@ -318,6 +337,8 @@ static bool rio_client_nudge(struct rio_client *c, unsigned int min)
 		if (!rio_sendq_nudge(&q->sq))
 			continue;
 		covered += more;
+		if (c->dead)
+			rio_client_flush(q);
 		wr.wr_id = RIO_NUDGE_WR | i;
 		wr.opcode = IBV_WR_RDMA_WRITE;
 		wr.send_flags = IBV_SEND_SIGNALED;
@@ -325,9 +346,14 @@ static bool rio_client_nudge(struct rio_client *c, unsigned int min)
 		wr.wr.rdma.rkey = q->rkey;
 		ret = ibv_post_send(q->id->qp, &wr, &bad);
 		if (ret) {
-			rio_err_call(ret, "ibv_post_send(qp %u to %s, nudge)",
-				     q->qp_num, c->peer);
-			/* In the error state every request completes. */
+			/* Not retried (the nudge stays marked in flight): the
+			 * requests left wait out the dead-peer bound. */
+			rio_err_call(
+				ret,
+				"ibv_post_send(qp %u to %s, zero-length RDMA WRITE asking for a completion)",
+				q->qp_num, c->peer);
+			rio_err("client job: %u I/Os to %s cannot be completed and will count as failed; if the device refuses zero-length RDMA WRITEs, set signal_every=1",
+				more, c->peer);
 			rio_client_flush(q);
 			c->dead = true;
 		}
@@ -484,6 +510,11 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 	c->rgiven = 0;
 	while (c->rcount < min) {
 		n = rio_client_poll(c);
+		/* Nothing is queued while fio waits: once covered, it
+		 * stays so for this call. Before any sleep: requests that
+		 * asked for no completion wake nobody. */
+		if (!n && !covered)
+			covered = rio_client_nudge(c, min);
 		if (!n && c->cc)
 			n = rio_client_sleep(c);
 		if (n < 0)
@@ -494,10 +525,6 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			c->idle_since = start;
 			continue;
 		}
-		/* Nothing is queued while fio waits: once covered, it
-		 * stays so for this call. */
-		if (!covered && !c->dead)
-			covered = rio_client_nudge(c, min);
 		if (!c->cc && ++spins & 1023)
 			continue;
 		/* The clock starts at the first idle spell: a completion

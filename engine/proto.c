@@ -197,7 +197,7 @@ static int rio_reply_refused(const struct rio_reply *r,
 		rio_err("target %s refused the connection: this job addresses region bytes [%" PRIu64
 			", %" PRIu64 ") in I/Os of up to %" PRIu32
 			" bytes but the target's region has %" PRIu64
-			" bytes; lower the client's bs or raise the target's size",
+			" bytes; lower the client's bs or raise the target's size (listen and size=, or iodepth x bs without listen)",
 			peer, h->start, h->span, h->max_bs, r->length);
 		break;
 	case RIO_STATUS_BS:
@@ -246,7 +246,7 @@ int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 	if (r->length < h->max_bs) {
 		rio_err("target %s offers a region of %" PRIu64
 			" bytes, this job's I/Os are up to %" PRIu32
-			" bytes; raise the target's size",
+			" bytes; raise the target's size (listen and size=, or iodepth x bs without listen)",
 			peer, r->length, h->max_bs);
 		return -ERANGE;
 	}

@@ -81,6 +81,21 @@ enum rio_status rio_hello_judge(const struct rio_hello *h,
 int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 		    const char *peer);
 
+/* The region bytes a connection's key covers, [*start, *end): the
+ * hello's [start, span), or the whole region when the span is beyond it
+ * and wraps. For a hello rio_hello_judge accepted, it is never empty and
+ * never past length. */
+static inline void rio_hello_window(const struct rio_hello *h, uint64_t length,
+				    uint64_t *start, uint64_t *end)
+{
+	*start = h->start;
+	*end = h->span;
+	if (*end > length) {
+		*start = 0;
+		*end = length;
+	}
+}
+
 /* Where an I/O of len bytes at offset lands in a region of length bytes
  * that is smaller than the client's span: offset modulo length, as fio's
  * rdma engine maps any offset onto its server's buffers; one that would

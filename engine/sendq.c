@@ -16,7 +16,11 @@ int rio_sendq_init(struct rio_sendq *q, unsigned int depth, unsigned int every)
 		size <<= 1;
 	*q = (struct rio_sendq){ .mask = size - 1, .every = every ?: 1 };
 	q->ring = calloc(size, sizeof(*q->ring));
-	return q->ring ? 0 : -ENOMEM;
+	q->asked = calloc(size, sizeof(*q->asked));
+	if (q->ring && q->asked)
+		return 0;
+	rio_sendq_fini(q);
+	return -ENOMEM;
 }
 
 void rio_sendq_fini(struct rio_sendq *q)
@@ -24,7 +28,9 @@ void rio_sendq_fini(struct rio_sendq *q)
 	if (!q)
 		return;
 	free(q->ring);
+	free(q->asked);
 	q->ring = NULL;
+	q->asked = NULL;
 	q->count = 0;
 }
 
@@ -32,11 +38,17 @@ void rio_sendq_fini(struct rio_sendq *q)
  * posted, or one given up on. */
 void *rio_sendq_pop_newest(struct rio_sendq *q)
 {
+	void *item;
+
 	q->count--;
 	q->queued--;
-	if (q->unsig > q->count)
-		q->unsig = q->count;
-	return q->ring[(q->head + q->count) & q->mask];
+	item = q->ring[(q->head + q->count) & q->mask];
+	/* The newest that are left and asked for nothing, up to one that
+	 * did (or a nudge's last): error paths only, so a walk is fine. */
+	for (q->unsig = 0; q->unsig < q->count; q->unsig++)
+		if (q->asked[(q->head + q->count - 1 - q->unsig) & q->mask])
+			break;
+	return item;
 }
 
 /* fio waits on requests none of which asks for a completion: a nudge
@@ -50,6 +62,8 @@ bool rio_sendq_nudge(struct rio_sendq *q)
 	q->nudging = true;
 	q->nudge_at = q->queued;
 	q->unsig = 0;
+	/* The newest is covered as if it had asked. */
+	q->asked[(q->head + q->count - 1) & q->mask] = true;
 	return true;
 }
 

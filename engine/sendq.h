@@ -14,6 +14,7 @@
 
 struct rio_sendq {
 	void **ring;
+	bool *asked; /* by slot: a completion comes after this one */
 	unsigned int mask; /* ring size - 1, a power of two less one */
 	unsigned int head, count;
 	unsigned int every; /* ask for a completion in one of this many */
@@ -31,14 +32,16 @@ void rio_sendq_fini(struct rio_sendq *q);
  * completion (one in every, or full: fio waits once it is posted). */
 static inline bool rio_sendq_push(struct rio_sendq *q, void *item, bool full)
 {
-	q->ring[(q->head + q->count) & q->mask] = item;
+	unsigned int slot = (q->head + q->count) & q->mask;
+	bool ask = ++q->unsig >= q->every || full;
+
+	q->ring[slot] = item;
+	q->asked[slot] = ask;
 	q->count++;
 	q->queued++;
-	if (++q->unsig >= q->every || full) {
+	if (ask)
 		q->unsig = 0;
-		return true;
-	}
-	return false;
+	return ask;
 }
 
 /* Takes the oldest (count must be non-zero). */

@@ -92,12 +92,42 @@ static int rio_target_pick_device(struct rio_target *t)
 	return 0;
 }
 
+/* The memory the target exposes, with the remote access its verb needs. */
+static int rio_target_region(struct rio_target *t, unsigned int allowed)
+{
+	int access = IBV_ACCESS_LOCAL_WRITE, ret;
+
+	if (!(allowed & RIO_NEED_REGION))
+		return 0;
+	if (allowed & RIO_NEED_ATOMIC)
+		access |= IBV_ACCESS_REMOTE_ATOMIC;
+	if (allowed & (RIO_NEED_WRITE | RIO_NEED_IMM))
+		access |= IBV_ACCESS_REMOTE_WRITE;
+	if (allowed & RIO_NEED_READ)
+		access |= IBV_ACCESS_REMOTE_READ;
+	t->region = mmap(NULL, t->region_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->region == MAP_FAILED) {
+		ret = errno;
+		t->region = NULL;
+		rio_err_call(ret, "mmap(target region, %zu bytes)",
+			     t->region_len);
+		return -ret;
+	}
+	t->region_access = access;
+	ret = rio_cm_pin_check(t->region_len, "target region");
+	if (ret)
+		return ret;
+	t->offer.length = t->region_len;
+	return 0;
+}
+
 static int rio_target_resources(struct rio_target *t)
 {
 	const char *dev = ibv_get_device_name(t->verbs->device);
 	struct ibv_srq_init_attr sa = { 0 };
 	unsigned int allowed = rio_opts_allowed(t->o);
-	int access = IBV_ACCESS_LOCAL_WRITE, ret, cqe = t->depth + 1;
+	int ret, cqe = t->depth + 1;
 
 	ret = rio_async_init(t->verbs);
 	if (ret)
@@ -106,6 +136,17 @@ static int rio_target_resources(struct rio_target *t)
 	if (ret) {
 		rio_err_call(ret, "ibv_query_device(%s)", dev);
 		return -ret;
+	}
+	/* An auto target takes SENDs only where the device has an SRQ to
+	 * post their receives on: WRITE and READ need none. */
+	if (t->receives && !t->spin &&
+	    (t->attr.max_srq <= 0 ||
+	     t->depth > (unsigned int)t->attr.max_srq_wr)) {
+		t->receives = false;
+		allowed &= ~RIO_NEED_SEND;
+		rio_warn(
+			"target job: RDMA device %s has no shared receive queue for iodepth=%u (max_srq=%d, max_srq_wr=%d): this verb=auto target serves RDMA WRITE and READ but no SEND",
+			dev, t->depth, t->attr.max_srq, t->attr.max_srq_wr);
 	}
 	if (cqe > t->attr.max_cqe ||
 	    (t->receives && t->depth > (unsigned int)t->attr.max_srq_wr)) {
@@ -143,29 +184,7 @@ static int rio_target_resources(struct rio_target *t)
 	}
 	t->offer.allowed = allowed;
 	t->offer.recv_size = t->td->o.min_bs[DDIR_READ];
-	if (!(allowed & RIO_NEED_REGION))
-		return 0;
-	if (allowed & RIO_NEED_ATOMIC)
-		access |= IBV_ACCESS_REMOTE_ATOMIC;
-	if (allowed & (RIO_NEED_WRITE | RIO_NEED_IMM))
-		access |= IBV_ACCESS_REMOTE_WRITE;
-	if (allowed & RIO_NEED_READ)
-		access |= IBV_ACCESS_REMOTE_READ;
-	t->region = mmap(NULL, t->region_len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t->region == MAP_FAILED) {
-		ret = errno;
-		t->region = NULL;
-		rio_err_call(ret, "mmap(target region, %zu bytes)",
-			     t->region_len);
-		return -ret;
-	}
-	t->region_access = access;
-	ret = rio_cm_pin_check(t->region_len, "target region");
-	if (ret)
-		return ret;
-	t->offer.length = t->region_len;
-	return 0;
+	return rio_target_region(t, allowed);
 }
 
 /* fio's pacing, which a [global] section shares with the clients, would
@@ -299,16 +318,13 @@ static enum rio_status rio_target_window(struct rio_target *t,
 {
 	char what[192];
 
-	uint64_t start = h->start, end = h->span;
+	uint64_t start, end;
 
 	if (!(h->need & RIO_NEED_REGION))
 		return RIO_STATUS_OK;
 	/* A client addressing more than the region wraps its offsets onto
 	 * all of it (rio_hello_judge allowed it). */
-	if (end > t->region_len) {
-		start = 0;
-		end = t->region_len;
-	}
+	rio_hello_window(h, t->region_len, &start, &end);
 	snprintf(what, sizeof(what),
 		 "target region [%" PRIu64 ", %" PRIu64 ") for client %s",
 		 start, end, peer);

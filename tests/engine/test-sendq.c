@@ -163,6 +163,40 @@ static void pop_newest__and_a_nudge(void **state)
 	rio_sendq_fini(&q);
 }
 
+/* Taking the newest keeps the count of those after the last that asked
+ * true: one that asked and two after it lose one of the two; one that
+ * asked, taken, uncovers the three before it. */
+static void pop_newest__keeps_unsig_true(void **state)
+{
+	struct rio_sendq q;
+
+	(void)state;
+	assert_int_equal(rio_sendq_init(&q, 16, 16), 0);
+	assert_true(rio_sendq_push(&q, &items[0], true));
+	push_n(&q, 1, 2);
+	assert_int_equal(q.unsig, 2);
+	rio_sendq_pop_newest(&q);
+	assert_int_equal(q.unsig, 1);
+	assert_int_equal(rio_sendq_covered(&q), 1);
+	rio_sendq_fini(&q);
+
+	assert_int_equal(rio_sendq_init(&q, 16, 16), 0);
+	push_n(&q, 0, 3);
+	assert_true(rio_sendq_push(&q, &items[3], true));
+	assert_int_equal(rio_sendq_covered(&q), 4);
+	assert_ptr_equal(rio_sendq_pop_newest(&q), &items[3]);
+	assert_int_equal(q.unsig, 3);
+	assert_int_equal(rio_sendq_covered(&q), 0);
+	/* A nudge's last counts as asked. */
+	assert_true(rio_sendq_nudge(&q));
+	push_n(&q, 3, 2);
+	rio_sendq_pop_newest(&q);
+	rio_sendq_pop_newest(&q);
+	assert_int_equal(q.unsig, 0);
+	assert_int_equal(rio_sendq_covered(&q), 3);
+	rio_sendq_fini(&q);
+}
+
 /* The totals wrap at 2^32 without losing the difference. */
 static void totals__wrap(void **state)
 {
@@ -188,6 +222,7 @@ int main(void)
 		cmocka_unit_test(nudge__covers_what_came_before),
 		cmocka_unit_test(nudge__after_partial_retire),
 		cmocka_unit_test(pop_newest__and_a_nudge),
+		cmocka_unit_test(pop_newest__keeps_unsig_true),
 		cmocka_unit_test(totals__wrap),
 	};
 

@@ -2,7 +2,7 @@
 /*
  * librdmaio's handshake decoders on any bytes a peer may send: no crash, a
  * decoded message encodes back to the bytes it came from (the fields it
- * carries), and a hello the target accepts asks for a non-empty window
+ * carries), and a hello the target accepts gets a non-empty window
  * inside the region it offers.
  */
 #include <stdarg.h>
@@ -37,6 +37,7 @@ static void hello(const uint8_t *data, size_t size)
 				   .recv_size = 4096 };
 	uint8_t again[RIO_HELLO_LEN];
 	struct rio_hello h, h2;
+	uint64_t start, end;
 
 	if (rio_hello_decode(data, size, &h))
 		return;
@@ -44,10 +45,15 @@ static void hello(const uint8_t *data, size_t size)
 	    rio_hello_decode(again, sizeof(again), &h2) ||
 	    memcmp(&h, &h2, sizeof(h)))
 		abort();
-	/* Accepted: a non-empty window inside the region. */
-	if (rio_hello_judge(&h, &offer) == RIO_STATUS_OK &&
-	    (h.need & RIO_NEED_REGION) &&
-	    (h.span > offer.length || h.start >= h.span))
+	/* Accepted: the key the target registers covers a non-empty window
+	 * inside the region (a span beyond it wraps onto all of it), and one
+	 * I/O fits in that window. */
+	if (rio_hello_judge(&h, &offer) != RIO_STATUS_OK ||
+	    !(h.need & RIO_NEED_REGION))
+		return;
+	rio_hello_window(&h, offer.length, &start, &end);
+	if (start >= end || end > offer.length ||
+	    (h.span > offer.length && h.max_bs > end - start))
 		abort();
 }
 
@@ -67,8 +73,14 @@ static void reply(const uint8_t *data, size_t size)
 	    rio_reply_decode(again, sizeof(again), &r2) ||
 	    memcmp(&r, &r2, sizeof(r)))
 		abort();
-	/* A reply the client accepts covers the span it asked for. */
-	if (rio_reply_check(&r, &h, "fuzz") == 0 && r.length < h.span)
+	/* A reply the client accepts holds one I/O; offsets beyond it wrap
+	 * to places inside it. */
+	if (rio_reply_check(&r, &h, "fuzz") == 0 &&
+	    (r.length < h.max_bs ||
+	     rio_wrap(h.span - h.max_bs, h.max_bs, r.length) + h.max_bs >
+		     r.length ||
+	     rio_wrap(r.length + 4095, h.max_bs, r.length) + h.max_bs >
+		     r.length))
 		abort();
 	(void)rio_status_str(r.status);
 	(void)rio_need_str(r.allowed);

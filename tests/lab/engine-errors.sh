@@ -78,7 +78,7 @@ check_fails "client I/O larger than the target's region" 1 \
 	"addresses region bytes \[0, 1048576\) in I/Os of up to 131072 bytes but the target's region has 65536 bytes.*raise the target's size" \
 	pair 7601 --size=64k -- --rw=write --bs=128k --size=1m
 check_fails "verify over offsets that wrap" 1 \
-	"addresses \[1048576, 2097152\) and target .* exposes 65536 bytes, so offsets wrap.*set size= to at most 65536" \
+	"addresses \[1048576, 2097152\) and target .* exposes 65536 bytes, so offsets wrap.*keep offset\+size at most 65536 \(offset=0 size=65536\)" \
 	pair 7602 --size=64k -- --rw=write --offset=1m --size=1m --verify=crc32c
 check_fails "client verb the target does not serve" 1 \
 	"needs RDMA WRITE but the target serves only RDMA READ" \
