@@ -101,9 +101,7 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 	c->o = o;
 	c->depth = depth;
 	c->nqps = o->qps;
-	for (c->rmask = 1; c->rmask < depth; c->rmask <<= 1)
-		;
-	c->rmask--;
+	c->rmask = rio_pow2_ceil(depth) - 1;
 	c->wr = calloc(depth, sizeof(*c->wr));
 	c->sge = calloc(depth, sizeof(*c->sge));
 	c->staged = calloc(depth, sizeof(*c->staged));

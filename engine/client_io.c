@@ -302,9 +302,7 @@ static void rio_client_reap(struct rio_client *c, int n)
 			c->inflight--;
 			if (io_u == done && wc->status != IBV_WC_SUCCESS)
 				rio_client_wc_error(c, wc, io_u);
-			else if ((io_u->ddir == DDIR_READ ? c->read_op
-							  : c->write_op) ==
-				 IBV_WR_ATOMIC_CMP_AND_SWP)
+			else if (c->write_op == IBV_WR_ATOMIC_CMP_AND_SWP)
 				rio_client_count_swap(c, io_u);
 			rio_client_ready(c, io_u);
 			if (io_u == done)

@@ -7,13 +7,11 @@
 
 int rio_sendq_init(struct rio_sendq *q, unsigned int depth, unsigned int every)
 {
-	unsigned int size = 1;
+	unsigned int size;
 
 	if (!depth || depth > (1u << 30))
 		return -EINVAL;
-	/* A power of two: the hot path masks instead of dividing. */
-	while (size < depth)
-		size <<= 1;
+	size = rio_pow2_ceil(depth);
 	*q = (struct rio_sendq){ .mask = size - 1, .every = every ?: 1 };
 	q->ring = calloc(size, sizeof(*q->ring));
 	q->asked = calloc(size, sizeof(*q->asked));

@@ -25,6 +25,17 @@ struct rio_sendq {
 	bool nudging;
 };
 
+/* The least power of two >= n, capped at 2^31: the engine's rings are
+ * sized so, and the hot path masks instead of dividing. */
+static inline unsigned int rio_pow2_ceil(unsigned int n)
+{
+	unsigned int size = 1;
+
+	while (size < n && size < (1u << 31))
+		size <<= 1;
+	return size;
+}
+
 int rio_sendq_init(struct rio_sendq *q, unsigned int depth, unsigned int every);
 void rio_sendq_fini(struct rio_sendq *q);
 

@@ -213,6 +213,19 @@ static void totals__wrap(void **state)
 	rio_sendq_fini(NULL);
 }
 
+/* Ring sizes: exact powers stay, others round up, and no n overflows. */
+static void pow2_ceil__rounds_up_and_caps(void **state)
+{
+	(void)state;
+	assert_int_equal(rio_pow2_ceil(0), 1);
+	assert_int_equal(rio_pow2_ceil(1), 1);
+	assert_int_equal(rio_pow2_ceil(3), 4);
+	assert_int_equal(rio_pow2_ceil(64), 64);
+	assert_int_equal(rio_pow2_ceil(65), 128);
+	assert_int_equal(rio_pow2_ceil(1u << 31), 1u << 31);
+	assert_int_equal(rio_pow2_ceil(UINT32_MAX), 1u << 31);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +237,7 @@ int main(void)
 		cmocka_unit_test(pop_newest__and_a_nudge),
 		cmocka_unit_test(pop_newest__keeps_unsig_true),
 		cmocka_unit_test(totals__wrap),
+		cmocka_unit_test(pow2_ceil__rounds_up_and_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
