@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -115,6 +116,9 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 				   rio_client_every(o, depth)))
 			goto nomem;
 	rio_client_ops(c);
+	ret = rio_opts_tos(o, &c->tos);
+	if (ret)
+		goto fail;
 	ret = rio_client_addrs(c);
 	if (ret)
 		goto fail;
@@ -140,6 +144,15 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 	const char *dev = ibv_get_device_name(verbs->device);
 	int ret, cqe;
 
+	if (c->o->device && strcmp(dev, c->o->device)) {
+		char via[128];
+
+		snprintf(via, sizeof(via), "the route to %s%s%s", c->peer,
+			 c->bound ? " from bindname=" : "",
+			 c->bound ? c->o->bindname : "");
+		rio_cm_device_mismatch("client job", c->o->device, dev, via);
+		return -EXDEV;
+	}
 	if (c->verbs) {
 		if (verbs == c->verbs)
 			return 0;
@@ -306,6 +319,49 @@ static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
 	return 0;
 }
 
+/* tos= goes into the route the CM resolves, so before resolving it; the
+ * target's side of the connection follows the class of the request. */
+static int rio_client_tos_set(struct rio_client *c, struct rio_cqp *q)
+{
+	uint8_t tos = (uint8_t)c->tos;
+
+	if (c->tos < 0)
+		return 0;
+	if (rdma_set_option(q->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos,
+			    sizeof(tos))) {
+		int ret = errno;
+
+		rio_err_call(ret,
+			     "rdma_set_option(%s, RDMA_OPTION_ID_TOS, tos=%u)",
+			     c->peer, tos);
+		return -ret;
+	}
+	return 0;
+}
+
+/* What the device put in the connection's address vector: a subnet
+ * manager or the device may give a class other than the one asked. */
+static void rio_client_tos_check(struct rio_client *c, struct rio_cqp *q)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr qa;
+	int ret;
+
+	if (c->tos < 0 || q != &c->qps[0])
+		return;
+	ret = ibv_query_qp(q->id->qp, &qa, IBV_QP_AV, &init);
+	if (ret) {
+		rio_err_call(ret, "ibv_query_qp(%s, IBV_QP_AV)", c->peer);
+		return;
+	}
+	if (qa.ah_attr.is_global && qa.ah_attr.grh.traffic_class == c->tos)
+		return;
+	rio_warn(
+		"client job: tos=%d was asked, but the connection to %s uses traffic class %u; the fabric chose its own (on InfiniBand, the subnet manager's path)",
+		c->tos, c->peer,
+		qa.ah_attr.is_global ? qa.ah_attr.grh.traffic_class : 0);
+}
+
 static int rio_client_try(struct rio_client *c, struct rio_cqp *q,
 			  const struct rio_hello *hello, int wait_ms,
 			  struct rio_reply *reply, bool *retry)
@@ -319,6 +375,9 @@ static int rio_client_try(struct rio_client *c, struct rio_cqp *q,
 		rio_err_call(ret, "rdma_create_id(RDMA_PS_TCP)");
 		return -ret;
 	}
+	ret = rio_client_tos_set(c, q);
+	if (ret)
+		return ret;
 	if (rdma_resolve_addr(q->id,
 			      c->bound ? (struct sockaddr *)&c->src : NULL,
 			      (struct sockaddr *)&c->addr, RIO_CM_STEP_MS)) {
@@ -415,6 +474,7 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 	c->length = reply.length;
 	c->wrap = (hello->need & RIO_NEED_REGION) && reply.length < hello->span;
 	q->rkey = reply.rkey;
+	rio_client_tos_check(c, q);
 	return 0;
 }
 

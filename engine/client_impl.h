@@ -35,6 +35,7 @@ struct rio_client {
 	struct sockaddr_storage addr;
 	struct sockaddr_storage src; /* bindname=, when bound */
 	bool bound;
+	int tos; /* tos=, or -1 */
 	struct rdma_event_channel *ch;
 	struct ibv_context *verbs;
 	struct ibv_device_attr attr;

@@ -156,6 +156,46 @@ int rio_cm_next(struct rdma_event_channel *ch, int timeout_ms,
 	return -err;
 }
 
+/* The names of this host's RDMA devices, comma separated, in buf; and
+ * whether want is one of them. */
+static bool rio_cm_devices_str(const char *want, char *buf, size_t len)
+{
+	struct ibv_device **list;
+	bool found = false;
+	size_t used = 0;
+	int i, n = 0;
+
+	buf[0] = '\0';
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n && used < len; i++) {
+		const char *name = ibv_get_device_name(list[i]);
+		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 name);
+
+		found |= !strcmp(name, want);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (list)
+		ibv_free_device_list(list);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+	return found;
+}
+
+void rio_cm_device_mismatch(const char *who, const char *want, const char *got,
+			    const char *via)
+{
+	char have[256];
+
+	if (!rio_cm_devices_str(want, have, sizeof(have)) || !got || !got[0]) {
+		rio_err("%s: device=%s: no such RDMA device on this host (it has: %s); name one of those (rdma link show) or drop device=",
+			who, want, have);
+		return;
+	}
+	rio_err("%s: %s goes through RDMA device %s, not device=%s; use an address on %s's netdev (rdma link show names it), or change device=",
+		who, via, got, want, want);
+}
+
 /* Registration fails with ENOMEM/EPERM when the locked-memory limit is
  * too low; that is the common case, so name the limit and the fix. */
 /* What the kernel checks when it pins pages (ib_umem_get): the locked

@@ -22,6 +22,10 @@ int rio_cm_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 /* -ENOMEM, after saying how to raise it, when the locked memory limit
  * would refuse to register len bytes: checked before any client comes. */
 int rio_cm_pin_check(size_t len, const char *what);
+/* Says that the connection's path (via) uses device got, not the device=
+ * asked, or (got NULL) that this host has no such device. */
+void rio_cm_device_mismatch(const char *who, const char *want, const char *got,
+			    const char *via);
 long rio_ms_since(const struct timespec *start);
 /* A zeroed timespec stands for a clock not started yet. */
 static inline bool rio_ts_unset(const struct timespec *ts)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Option checks that need no device: run at init, before any resource. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "log.h"
 #include "opts.h"
@@ -36,6 +38,36 @@ const char *rio_verb_name(unsigned int verb)
 bool rio_opts_target(const struct rio_opts *o)
 {
 	return o->listen || !o->hostname || !o->hostname[0];
+}
+
+/* The traffic class byte of tos=: -1 in *tos when unset. RoCE carries it
+ * as the IP header's TOS (DSCP in the upper six bits, ECN in the lower
+ * two), which is what a lossless fabric's switches classify by. */
+int rio_opts_tos(const struct rio_opts *o, int *tos)
+{
+	const char *s = o->tos, *digits;
+	bool hex;
+	char *end;
+	long v;
+
+	*tos = -1;
+	if (!s)
+		return 0;
+	/* Decimal or 0x hex; a leading 0 is not octal, as one would read
+	 * "tos=010". */
+	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	digits = hex ? s + 2 : s;
+	v = -1;
+	if (hex ? isxdigit((unsigned char)digits[0])
+		: isdigit((unsigned char)digits[0]))
+		v = strtol(digits, &end, hex ? 16 : 10);
+	if (v < 0 || *end || v > 255) {
+		rio_err("tos=%s is not a traffic class in 0..255; give the IP TOS byte, DSCP x 4 + ECN (tos=106 is DSCP 26 with ECN, common for lossless RoCE)",
+			o->tos);
+		return -EINVAL;
+	}
+	*tos = (int)v;
+	return 0;
 }
 
 /* A target with 'listen' exposes size= bytes. One in fio's rdma style
@@ -144,6 +176,11 @@ static int rio_opts_check_target(const struct rio_opts *o,
 		rio_err("target job: no size= given; set size= to the bytes of memory the target exposes");
 		return -EINVAL;
 	}
+	if (o->tos) {
+		rio_err("%s: tos= is the client's: a connection's traffic class is the one the client's connection request carries, and the target answers in it; set tos= on the client job",
+			role);
+		return -EINVAL;
+	}
 	if (!o->clients) {
 		rio_err("%s: clients=0; set clients= to the number of connections to serve (at least 1)",
 			role);
@@ -228,6 +265,10 @@ static int rio_opts_check_client(const struct rio_opts *o,
 			j->max_bs, j->span);
 		return -EINVAL;
 	}
+	if (o->hugepages) {
+		rio_err("client job: hugepages puts the target's region in huge pages, and a client has none (its buffers are fio's); drop hugepages, or set iomem=mmaphuge for fio's buffers");
+		return -EINVAL;
+	}
 	if (o->qps > RIO_MAX_QPS || !o->qps) {
 		rio_err("client job: qps=%u is outside 1..%u; choose a value in that range",
 			o->qps, RIO_MAX_QPS);
@@ -238,6 +279,8 @@ static int rio_opts_check_client(const struct rio_opts *o,
 
 int rio_opts_check(const struct rio_opts *o, const struct rio_job *j)
 {
+	int tos;
+
 	if (o->verb > RIO_VERB_RECV) {
 		rio_err("verb=%u is unknown; use auto, write, read, send, write_imm, fetch_add, cmp_swap, or recv on a target",
 			o->verb);
@@ -252,6 +295,12 @@ int rio_opts_check(const struct rio_opts *o, const struct rio_job *j)
 		rio_err("iodepth=0; set iodepth to at least 1");
 		return -EINVAL;
 	}
+	if (o->device && !o->device[0]) {
+		rio_err("device= is empty; name an RDMA device (rdma link show lists them) or drop device=");
+		return -EINVAL;
+	}
+	if (rio_opts_tos(o, &tos))
+		return -EINVAL;
 	if (rio_opts_target(o))
 		return rio_opts_check_target(o, j);
 	return rio_opts_check_client(o, j);

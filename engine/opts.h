@@ -37,6 +37,9 @@ struct rio_opts {
 	unsigned int inline_size;
 	unsigned int use_events;
 	unsigned int signal_every; /* 0: from iodepth and qps */
+	char *device; /* the RDMA device the connection must use */
+	char *tos; /* client: the IP traffic class byte, unset when NULL */
+	unsigned int hugepages; /* target: the region in huge pages */
 };
 
 /* The parts of a fio job the options are checked against. */
@@ -54,6 +57,7 @@ struct rio_job {
 };
 
 bool rio_opts_target(const struct rio_opts *o);
+int rio_opts_tos(const struct rio_opts *o, int *tos);
 uint64_t rio_opts_region(const struct rio_opts *o, const struct rio_job *j);
 int rio_opts_check(const struct rio_opts *o, const struct rio_job *j);
 unsigned int rio_opts_need(const struct rio_opts *o, const struct rio_job *j);

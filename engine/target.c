@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -67,15 +68,25 @@ static int rio_target_listen(struct rio_target *t)
 	return 0;
 }
 
-/* A wildcard listener has no device yet; with exactly one device there is
- * no doubt which one clients will come through. */
+/* A listener bound to an address has its device; a wildcard one has
+ * none yet: device= names it, or with exactly one device there is no
+ * doubt which one clients will come through. */
 static int rio_target_pick_device(struct rio_target *t)
 {
-	int n = 0;
+	const char *want = t->o->device;
+	int i, n = 0;
 
 	if (t->listen_id->verbs) {
+		const char *dev =
+			ibv_get_device_name(t->listen_id->verbs->device);
+		char via[128];
+
 		t->verbs = t->listen_id->verbs;
-		return 0;
+		if (!want || !strcmp(dev, want))
+			return 0;
+		snprintf(via, sizeof(via), "bindname=%s", t->o->bindname);
+		rio_cm_device_mismatch("target job", want, dev, via);
+		return -EXDEV;
 	}
 	t->devs = rdma_get_devices(&n);
 	if (!t->devs || n == 0) {
@@ -83,13 +94,84 @@ static int rio_target_pick_device(struct rio_target *t)
 			RIO_SOFTROCE_HINT);
 		return -ENODEV;
 	}
+	for (i = 0; want && i < n; i++) {
+		if (!strcmp(ibv_get_device_name(t->devs[i]->device), want)) {
+			t->verbs = t->devs[i];
+			return 0;
+		}
+	}
+	if (want) {
+		rio_cm_device_mismatch("target job", want, NULL, NULL);
+		return -ENODEV;
+	}
 	if (n > 1) {
-		rio_err("target job: %d RDMA devices and no bindname=; set bindname= to the address on the device to serve",
+		rio_err("target job: %d RDMA devices and no device= or bindname=; set device= to the one to serve, or bindname= to an address on it",
 			n);
 		return -EINVAL;
 	}
 	t->verbs = t->devs[0];
 	return 0;
+}
+
+static int rio_target_region_map(struct rio_target *t, size_t len, int flags)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+	int ret;
+
+	if (p == MAP_FAILED) {
+		ret = errno;
+		rio_err_call(ret, "mmap(target region, %zu bytes%s)", len,
+			     flags ? ", MAP_HUGETLB" : "");
+		return -ret;
+	}
+	t->region = p;
+	t->map_len = len;
+	return 0;
+}
+
+/* A /proc/meminfo figure (in kB for sizes), or -1. */
+static long rio_target_meminfo(const char *key)
+{
+	size_t klen = strlen(key);
+	char line[128];
+	long v = -1;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* hugepages: the region in the default huge page size, rounded up to
+ * whole pages, from the pool vm.nr_hugepages reserves. */
+static int rio_target_region_huge(struct rio_target *t)
+{
+	long page_kb = rio_target_meminfo("Hugepagesize");
+	long free_pages = rio_target_meminfo("HugePages_Free");
+	size_t page, pages;
+	int ret;
+
+	if (page_kb <= 0) {
+		rio_err("target job: hugepages is set but this kernel has no huge pages (no Hugepagesize in /proc/meminfo); drop hugepages");
+		return -EOPNOTSUPP;
+	}
+	page = (size_t)page_kb * 1024;
+	pages = (t->region_len + page - 1) / page;
+	ret = rio_target_region_map(t, pages * page, MAP_HUGETLB);
+	if (ret != -ENOMEM)
+		return ret;
+	rio_err("target job: hugepages: the %zu-byte region needs %zu huge pages of %ld KiB and %ld are free; reserve more (sysctl vm.nr_hugepages=N, N at least %zu beyond those in use) or drop hugepages",
+		t->region_len, pages, page_kb, free_pages, pages);
+	return ret;
 }
 
 /* The memory the target exposes, with the remote access its verb needs. */
@@ -105,15 +187,10 @@ static int rio_target_region(struct rio_target *t, unsigned int allowed)
 		access |= IBV_ACCESS_REMOTE_WRITE;
 	if (allowed & RIO_NEED_READ)
 		access |= IBV_ACCESS_REMOTE_READ;
-	t->region = mmap(NULL, t->region_len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t->region == MAP_FAILED) {
-		ret = errno;
-		t->region = NULL;
-		rio_err_call(ret, "mmap(target region, %zu bytes)",
-			     t->region_len);
-		return -ret;
-	}
+	ret = t->o->hugepages ? rio_target_region_huge(t)
+			      : rio_target_region_map(t, t->region_len, 0);
+	if (ret)
+		return ret;
 	t->region_access = access;
 	ret = rio_cm_pin_check(t->region_len, "target region");
 	if (ret)
@@ -625,7 +702,7 @@ void rio_target_close(struct rio_target *t)
 		t->devs = NULL;
 	}
 	if (t->region) {
-		munmap(t->region, t->region_len);
+		munmap(t->region, t->map_len);
 		t->region = NULL;
 	}
 }

@@ -32,6 +32,7 @@ struct rio_target {
 	struct ibv_srq *srq;
 	void *region;
 	size_t region_len;
+	size_t map_len; /* region_len, rounded up to whole huge pages */
 	int region_access; /* what each connection's MR grants */
 	struct ibv_mr *io_mr;
 	struct rio_offer offer;

@@ -277,6 +277,66 @@ static void check__atomics_need_8_byte_writes(void **state)
 	assert_int_equal(rio_opts_allowed(&o), RIO_NEED_ATOMIC | RIO_NEED_READ);
 }
 
+/* tos= is decimal or 0x hex, one byte; a leading zero is not octal. */
+static void tos__parses_one_byte(void **state)
+{
+	static const struct {
+		const char *s;
+		int tos;
+	} ok[] = { { "0", 0 },	    { "106", 106 }, { "0x6a", 106 },
+		   { "0X6A", 106 }, { "010", 10 },  { "255", 255 } };
+	static const char *const bad[] = { "",	  "256", "-1", "0x", "0x100",
+					   "abc", "10k", " 5", "+5" };
+	struct rio_opts o = client_opts();
+	size_t i;
+	int tos;
+
+	(void)state;
+	assert_int_equal(rio_opts_tos(&o, &tos), 0);
+	assert_int_equal(tos, -1);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		o.tos = (char *)ok[i].s;
+		assert_int_equal(rio_opts_tos(&o, &tos), 0);
+		assert_int_equal(tos, ok[i].tos);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.tos = (char *)bad[i];
+		log_capture_reset();
+		assert_int_equal(rio_opts_tos(&o, &tos), -EINVAL);
+		assert_true(log_capture_has("DSCP x 4 + ECN"));
+	}
+}
+
+/* Each of device=, tos= and hugepages on the side it belongs to, and a
+ * fix named on the other. */
+static void check__device_tos_hugepages(void **state)
+{
+	struct rio_opts c = client_opts(), t = target_opts();
+	struct rio_job j = write_job(), tj = write_job();
+
+	(void)state;
+	tj.writes = false;
+	tj.reads = true;
+	c.tos = "106";
+	c.device = "rxe0";
+	t.hugepages = 1;
+	t.device = "rxe0";
+	log_capture_reset();
+	assert_int_equal(rio_opts_check(&c, &j), 0);
+	assert_int_equal(rio_opts_check(&t, &tj), 0);
+	assert_string_equal(log_capture_text(), "");
+	c.tos = "1000";
+	expect_refused(&c, &j, "tos=1000 is not a traffic class");
+	c.tos = NULL;
+	c.hugepages = 1;
+	expect_refused(&c, &j, "iomem=mmaphuge");
+	c.hugepages = 0;
+	c.device = "";
+	expect_refused(&c, &j, "device= is empty");
+	t.tos = "106";
+	expect_refused(&t, &tj, "set tos= on the client job");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +350,8 @@ int main(void)
 		cmocka_unit_test(need__follows_rw_and_verify),
 		cmocka_unit_test(allowed__only_what_the_verb_needs),
 		cmocka_unit_test(check__atomics_need_8_byte_writes),
+		cmocka_unit_test(tos__parses_one_byte),
+		cmocka_unit_test(check__device_tos_hugepages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

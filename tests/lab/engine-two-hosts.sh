@@ -11,6 +11,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 repo=$PWD
 S() { "$RDMAIO_SERVER_EXEC" "$@"; }
+# server-exec runs in the same folder there, which must exist there.
+SR() { (cd "$repo" && "$RDMAIO_SERVER_EXEC" "$@"); }
 tmp=$(mktemp -d)
 ssh_opts=(-o BatchMode=yes -o ControlMaster=auto -o "ControlPath=$tmp/cm-%C" -o ControlPersist=yes)
 cleanup() {
@@ -154,4 +156,92 @@ s = job("server-send")
 c = job("client-send")
 assert s["error"] == 0 and s["read"]["io_bytes"] == c["write"]["io_bytes"], (s["read"]["io_bytes"], c["write"]["io_bytes"])
 PY
+
+# tos= on the wire: RoCE v2 carries a connection's traffic class in each
+# packet's IP TOS byte, the target's answers too (they follow the class of
+# the client's connection request). tcpdump here sees both directions; the
+# same job without tos= shows the check can fail.
+so=$repo/build/librdmaio.so
+wire() { # NAME PORT [CLIENT OPTIONS...]
+	local name=$1 port=$2 spid tpid rc=0
+	shift 2
+	(cd "$repo" && exec "$RDMAIO_SERVER_EXEC" timeout -k 5 60 fio --name=t --ioengine=external:"$so" \
+		--listen --port="$port" --size=1m --device="$RDMAIO_RDMA_DEV") >"$ex/$name-target.log" 2>&1 &
+	spid=$!
+	listening "$port" || echo "the target does not listen on port $port"
+	tcpdump -i "$RDMAIO_NETDEV" -n -v -U -w "$ex/$name.pcap" udp port 4791 2>"$ex/$name-tcpdump.log" &
+	tpid=$!
+	sleep 1
+	timeout -k 5 60 fio --name=c --ioengine=external:"$so" --hostname="$RDMAIO_SERVER_IP" \
+		--port="$port" --rw=write --bs=4k --size=1m --iodepth=8 --device="$RDMAIO_RDMA_DEV" "$@" \
+		>"$ex/$name-client.log" 2>&1 || rc=$?
+	wait $spid || rc=$((rc + 100))
+	sleep 0.5
+	kill "$tpid" && wait "$tpid"
+	tcpdump -n -v -r "$ex/$name.pcap" >"$ex/$name.txt" 2>/dev/null
+	cat "$ex/$name-target.log" "$ex/$name-client.log"
+	return $rc
+}
+# Counts of RoCE packets by direction (to/from the target) and IP TOS byte.
+tos_count() { # NAME
+	python3 - "$ex/$1.txt" "$RDMAIO_SERVER_IP" <<'PY'
+import collections, re, sys
+lines, server = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+n = collections.Counter()
+for ip, udp in zip(lines, lines[1:]):
+    m = re.match(r"\S+ IP \(tos (0x[0-9a-f]+)", ip)
+    d = re.match(r"\s+([0-9.]+)\.\d+ > ([0-9.]+)\.4791:", udp)
+    if m and d:
+        n[("to" if d.group(2) == server else "from") + ":" + m.group(1)] += 1
+print(" ".join("%s=%d" % kv for kv in sorted(n.items())))
+PY
+}
+# Every packet of the connection, both ways, in one class: CLASS TALLY.
+in_class() {
+	python3 -c 'import sys; c, t = sys.argv[1], dict(kv.split("=") for kv in sys.argv[2].split())
+assert set(t) == {"to:" + c, "from:" + c} and int(t["to:" + c]) >= 100, t' "$@"
+}
+check "a client job without tos= writes over the wire" wire plain 7650
+tally=$(tos_count plain)
+check "... its packets carry the default class 0 both ways: $tally" in_class 0x0 "$tally"
+check "a client job with tos=106 writes over the wire" wire tos 7651 --tos=106
+tally=$(tos_count tos)
+check "... its packets carry 106 (0x6a: DSCP 26, ECN 10) both ways: $tally" in_class 0x6a "$tally"
+check "... and the engine saw the class it asked for" bash -c "! grep -q 'tos=106 was asked' '$ex/tos-client.log'"
+check_fails "a client job with device= naming no device here is refused, with the devices there are" 1 \
+	"device=nosuch0: no such RDMA device on this host \(it has: $RDMAIO_RDMA_DEV\)" \
+	fio --name=c --ioengine=external:"$so" --hostname="$RDMAIO_SERVER_IP" --port=7652 \
+	--rw=write --bs=4k --size=1m --connect_timeout=1 --device=nosuch0
+check_fails "a target job with device= naming no device there is refused" 1 \
+	"device=nosuch0: no such RDMA device on this host" \
+	SR timeout -k 5 30 fio --name=t --ioengine=external:"$so" --listen --port=7653 --size=1m --device=nosuch0
+
+# hugepages: the target's region from the pool vm.nr_hugepages reserves
+# (4 pages of 2 MiB here), and a clear refusal when the pool is too small.
+huge_avail() { SR awk '/^HugePages_Free/ {f = $2} /^HugePages_Rsvd/ {r = $2} END {print f - r}' /proc/meminfo; }
+huge() { # PORT SIZE
+	local spid rc=0 avail
+	(cd "$repo" && exec "$RDMAIO_SERVER_EXEC" timeout -k 5 60 fio --name=t --ioengine=external:"$so" \
+		--listen --hugepages --port="$1" --size="$2") >"$ex/huge-$1.log" 2>&1 &
+	spid=$!
+	listening "$1" || { wait $spid; cat "$ex/huge-$1.log"; return 1; }
+	avail=$(huge_avail)
+	echo "huge pages free while the target listens: $avail"
+	timeout -k 5 60 fio --name=c --ioengine=external:"$so" --hostname="$RDMAIO_SERVER_IP" \
+		--port="$1" --rw=randwrite --bs=64k --size="$2" --iodepth=8 --verify=crc32c || rc=$?
+	wait $spid || rc=$((rc + 100))
+	cat "$ex/huge-$1.log"
+	[ "$avail" = 1 ] || { echo "expected 1 huge page left of 4 with a 6 MiB region"; rc=1; }
+	return $rc
+}
+check "the server guest reserves 4 huge pages" SR sysctl -q vm.nr_hugepages=4
+check "a hugepages target's 6 MiB region takes 3 of them, and a client's writes verify" huge 7654 6m
+check_fails "a hugepages target whose region needs more pages than are free is refused, with the fix" 1 \
+	"needs 8 huge pages of 2048 KiB and 4 are free; reserve more \(sysctl vm.nr_hugepages" \
+	SR timeout -k 5 30 fio --name=t --ioengine=external:"$so" --listen --hugepages --port=7655 --size=16m
+check "the server guest gives its huge pages back" SR sysctl -q vm.nr_hugepages=0
+check_fails "a client job with tos= out of range is refused before it connects" 1 \
+	"tos=300 is not a traffic class in 0..255" \
+	fio --name=c --ioengine=external:"$so" --hostname="$RDMAIO_SERVER_IP" --port=7652 \
+	--rw=write --bs=4k --size=1m --tos=300
 done_testing
