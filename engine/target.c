@@ -19,6 +19,7 @@
 #include "errmsg.h"
 #include "log.h"
 #include "proto.h"
+#include "sendq.h"
 #include "target_impl.h"
 
 /* IB encoding 12: 0.64 ms before a sender retries after an RNR NAK. */
@@ -298,13 +299,18 @@ int rio_target_new(struct thread_data *td, const struct rio_opts *o,
 	t->region_len = region_len;
 	/* An auto target posts its receives too, for a client that sends,
 	 * but busy-polls only once one does: posted receives cost nothing. */
-	t->spin = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_RECV ||
-		  o->verb == RIO_VERB_WRITE_IMM;
+	t->spin_always = o->verb == RIO_VERB_SEND || o->verb == RIO_VERB_RECV ||
+			 o->verb == RIO_VERB_WRITE_IMM;
+	t->spin = t->spin_always;
 	t->receives = t->spin || o->verb == RIO_VERB_AUTO;
+	t->rmask = rio_pow2_ceil(t->depth) - 1;
 	t->staged = calloc(t->depth, sizeof(*t->staged));
-	t->ready = calloc(t->depth, sizeof(*t->ready));
+	t->ready = calloc(t->rmask + 1, sizeof(*t->ready));
 	t->wc = calloc(t->depth, sizeof(*t->wc));
-	if (!t->staged || !t->ready || !t->wc) {
+	t->rwr = calloc(t->depth, sizeof(*t->rwr));
+	t->rsge = calloc(t->depth, sizeof(*t->rsge));
+	t->repost_tail = &t->repost;
+	if (!t->staged || !t->ready || !t->wc || !t->rwr || !t->rsge) {
 		ret = -ENOMEM;
 		rio_err("target job: out of memory for %u I/O units; lower iodepth",
 			t->depth);
@@ -476,8 +482,11 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	}
 	if (t->srq)
 		rio_target_rnr_timer(id, peer);
-	if (h->need & (RIO_NEED_SEND | RIO_NEED_IMM))
+	if (h->need & (RIO_NEED_SEND | RIO_NEED_IMM)) {
+		tc->sends = true;
+		t->senders++;
 		t->spin = true;
+	}
 	tc->id = id;
 	snprintf(tc->peer, sizeof(tc->peer), "%s", peer);
 	id->context = tc;
@@ -554,6 +563,10 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 			break;
 		}
 	}
+	/* An auto target goes back to sleeping in poll() once its last
+	 * client that sends has gone. */
+	if (tc->sends && !--t->senders)
+		t->spin = t->spin_always;
 	if (tc->id->qp)
 		rdma_destroy_qp(tc->id);
 	rdma_destroy_id(tc->id);
@@ -718,6 +731,8 @@ void rio_target_delete(struct rio_target **tp)
 	free(t->staged);
 	free(t->ready);
 	free(t->wc);
+	free(t->rwr);
+	free(t->rsge);
 	free(t);
 	*tp = NULL;
 }

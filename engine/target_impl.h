@@ -13,6 +13,7 @@ struct rio_tconn {
 	struct ibv_mr *mr; /* the region bytes this client declared */
 	char peer[80];
 	bool established;
+	bool sends; /* its client sends: the target busy-polls for it */
 	struct timespec port_checked, port_down_since;
 	struct rio_tconn *next;
 };
@@ -40,6 +41,8 @@ struct rio_target {
 	unsigned int accepted, gone;
 	bool receives; /* its I/O units are receives posted to the SRQ */
 	bool spin; /* busy-poll the CQ: a client sends (or will) */
+	bool spin_always; /* its verb is the SEND side's */
+	unsigned int senders; /* connected clients that send */
 	bool finished;
 	bool depth_told;
 	bool linger_told;
@@ -47,8 +50,15 @@ struct rio_target {
 	unsigned int depth;
 	struct io_u **staged;
 	unsigned int nstaged;
+	/* Receives fio handed back, posted as one list when it next waits:
+	 * by io_u->index. */
+	struct ibv_recv_wr *rwr;
+	struct ibv_sge *rsge;
+	struct ibv_recv_wr *repost, **repost_tail;
 	struct io_u **ready;
+	unsigned int rmask; /* ready's size - 1, a power of two less one */
 	unsigned int rhead, rcount, rgiven;
+	struct timespec watched; /* when a spinning target last looked */
 	struct ibv_wc *wc;
 	struct timespec start;
 };

@@ -4,7 +4,6 @@
  * as a read of the bytes that arrived; otherwise units are only held
  * while getevents serves connections. */
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -14,32 +13,62 @@
 
 enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)
 {
-	struct ibv_recv_wr wr = { 0 }, *bad;
-	struct ibv_sge sge;
-	int ret;
+	struct ibv_recv_wr *wr;
+	struct ibv_sge *sge;
 
 	if (io_u->ddir != DDIR_READ) {
 		io_u->error = EINVAL;
 		return FIO_Q_COMPLETED;
 	}
 	/* Once served, units are only held while fio takes the last
-	 * completions. */
+	 * completions. Otherwise the receive joins the list that goes to
+	 * the SRQ when fio next waits: one post for every unit fio handed
+	 * back, whatever its iodepth_batch. */
 	if (t->receives && !t->finished) {
-		sge.addr = (uintptr_t)io_u->xfer_buf;
-		sge.length = io_u->xfer_buflen;
-		sge.lkey = t->io_mr->lkey;
-		wr.wr_id = (uintptr_t)io_u;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		ret = ibv_post_srq_recv(t->srq, &wr, &bad);
-		if (ret) {
-			io_u->error = ret;
-			return FIO_Q_COMPLETED;
-		}
+		wr = &t->rwr[io_u->index];
+		sge = &t->rsge[io_u->index];
+		sge->addr = (uintptr_t)io_u->xfer_buf;
+		sge->length = io_u->xfer_buflen;
+		sge->lkey = t->io_mr->lkey;
+		*wr = (struct ibv_recv_wr){ .wr_id = (uintptr_t)io_u,
+					    .sg_list = sge,
+					    .num_sge = 1 };
+		*t->repost_tail = wr;
+		t->repost_tail = &wr->next;
 	}
 	/* Without receives the unit only marks the target as busy. */
 	t->staged[t->nstaged++] = io_u;
 	return FIO_Q_QUEUED;
+}
+
+static void rio_target_ready(struct rio_target *t, struct io_u *io_u)
+{
+	t->ready[(t->rhead + t->rcount) & t->rmask] = io_u;
+	t->rcount++;
+}
+
+/* Posts the receives fio handed back since it last waited; those the SRQ
+ * refuses complete at once with its error. */
+static void rio_target_repost(struct rio_target *t)
+{
+	struct ibv_recv_wr *bad = NULL;
+	int ret;
+
+	if (!t->repost)
+		return;
+	ret = ibv_post_srq_recv(t->srq, t->repost, &bad);
+	if (ret) {
+		rio_err_call(ret, "ibv_post_srq_recv(target %s)", t->where);
+		for (; bad; bad = bad->next) {
+			struct io_u *io_u =
+				(struct io_u *)(uintptr_t)bad->wr_id;
+
+			io_u->error = ret;
+			rio_target_ready(t, io_u);
+		}
+	}
+	t->repost = NULL;
+	t->repost_tail = &t->repost;
 }
 
 int rio_target_commit(struct rio_target *t)
@@ -91,8 +120,7 @@ static int rio_target_reap(struct rio_target *t)
 				      "(any client)");
 			rio_err("target job: %s", msg);
 		}
-		t->ready[(t->rhead + t->rcount) % t->depth] = io_u;
-		t->rcount++;
+		rio_target_ready(t, io_u);
 	}
 	return n;
 }
@@ -198,6 +226,26 @@ static int rio_target_async(struct rio_target *t)
 	return -EIO;
 }
 
+/* A target busy-polling for receives looks at connection and device
+ * events once a millisecond: polls between are the CQ's alone, with no
+ * syscall (the clock is the vDSO's) and no yield. */
+#define RIO_TARGET_LOOK_NS 1000000L
+
+static bool rio_target_look(struct rio_target *t, unsigned int spins)
+{
+	struct timespec now;
+
+	if (spins & 63)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - t->watched.tv_sec) * 1000000000L + now.tv_nsec -
+		    t->watched.tv_nsec <
+	    RIO_TARGET_LOOK_NS)
+		return false;
+	t->watched = now;
+	return true;
+}
+
 int rio_target_getevents(struct rio_target *t, unsigned int min,
 			 unsigned int max, const struct timespec *ts)
 {
@@ -207,9 +255,10 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 	unsigned int spins = 0;
 	int ret;
 
-	t->rhead = (t->rhead + t->rgiven) % t->depth;
+	t->rhead = (t->rhead + t->rgiven) & t->rmask;
 	t->rcount -= t->rgiven;
 	t->rgiven = 0;
+	rio_target_repost(t);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (t->rcount < min && !t->finished) {
 		ret = rio_target_reap(t);
@@ -223,9 +272,7 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 				return ret;
 			if (ret)
 				continue;
-		} else if (t->spin && ++spins & 255) {
-			if (!(spins & 63))
-				sched_yield();
+		} else if (t->spin && !rio_target_look(t, ++spins)) {
 			continue;
 		}
 		/* Receives want busy polling; a one-sided target only waits
@@ -269,5 +316,5 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 
 struct io_u *rio_target_event(struct rio_target *t, int i)
 {
-	return t->ready[(t->rhead + i) % t->depth];
+	return t->ready[(t->rhead + i) & t->rmask];
 }
