@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The client's state, shared by its connection code (client.c) and its
- * data path (client_io.c); not for other files. */
+ * data path (client_io.c); not for other files but the data path's unit
+ * test (tests/engine/test-client-io.c), which builds one over a fake
+ * device. */
 #ifndef RIO_CLIENT_IMPL_H
 #define RIO_CLIENT_IMPL_H
 

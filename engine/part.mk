@@ -54,6 +54,18 @@ $(ENGINE_TESTS): $(B)/tests/engine/test-%: $(B)/tests/engine/test-%.o \
 $(B)/tests/engine/test-port: $(B)/engine/cm.o
 $(B)/tests/engine/test-port: ALL_LDFLAGS += -lrdmacm
 
+# The client's data path against a fake device behind the verbs ops: built
+# with fio's headers like the engine, with fio's few calls stood in for.
+ENGINE_FIO_TESTS := $(B)/tests/engine/test-client-io
+UNIT_TESTS += $(ENGINE_FIO_TESTS)
+$(B)/tests/engine/test-client-io.o: CPPFLAGS += -Iengine -Itests/engine \
+	-include $(FIO_SRC)/config-host.h -isystem $(FIO_SRC)
+$(B)/tests/engine/test-client-io.o: $(ENGINE_FIO_STAMP)
+$(B)/tests/engine/test-client-io: $(B)/tests/engine/test-client-io.o \
+		$(B)/engine/client_io.o $(B)/engine/sendq.o $(B)/engine/errmsg.o \
+		$(B)/engine/proto.o $(B)/engine/cm.o $(B)/tests/engine/log-capture.o
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -lrdmacm -libverbs
+
 # A client that breaks the protocol's window, for the lab tests: built with
 # everything else, never installed.
 ENGINE_LAB_HELPERS := $(B)/tests/engine/rogue-client
