@@ -1,23 +1,36 @@
 #!/usr/bin/env python3
 """The body of `make bench`: perftest, fio's built-in rdma engine and librdmaio,
-side by side on one RDMA device in one boot, with matching parameters.
+side by side on one RDMA device in one boot, with matching parameters, judged
+against librdmaio's goals by ratios paired within each round.
 
 Like with like: bandwidth at 64 KiB with 128 in flight (perftest's default
 tx-depth), over the same sample window. perftest -D leaves a margin of a
 quarter of the duration out at each end; fio gets that margin as ramp_time and
 the window as runtime (in the lab, a fio run's first quarter-second goes at
-about half speed). Latency at 8 B, one in flight. perftest's write/send
-latency is half a ping-pong round trip, while a fio completion is a full round
-trip (as is ib_read_lat), so write/send are compared with twice perftest's
-figure. Each figure is the median of BENCH_ROUNDS interleaved rounds.
+about half speed). librdmaio's bandwidth runs use fio's batch options
+(BATCH below, as the canned jobs/verbs files do). Latency at 8 B, one in
+flight. perftest's write/send latency is half a ping-pong round trip, while a
+fio completion is a full round trip (as is ib_read_lat), so write/send are
+compared with twice perftest's figure. Multi-QP: ib_write_bw -q 4 against four
+fio jobs of one queue pair each, and against one job with qps=4.
+
+Each round measures every metric with every tool back to back, so a slow
+spell of the shared host falls on all of them; a ratio is librdmaio's figure
+over the other tool's in the same round, and a goal is judged on the median
+of those ratios over BENCH_ROUNDS rounds (at least 5 for a verdict): met when
+every round's ratio meets it, missed when none does, and otherwise the spread
+of the rounds is wider than the goal can be judged by, which the bench says
+instead of a verdict.
+
 Every tool's client runs pinned to one CPU (BENCH_CLIENT_CPU, default the last
 one; "none" leaves it to the scheduler): under Soft-RoCE the client's CPU does
 the whole transfer, and an unpinned fio client hops between two CPUs about a
 hundred times a second while perftest's, with its busy server beside it, stays
 put (engine/README.md, "Performance").
-Prints a table and writes results/bench-TIME.json, every sample included.
+Prints a table and writes results/bench-TIME.json (results-schema/
+bench.schema.json), every sample included.
 Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5),
-BENCH_ROUNDS (default 3), BENCH_CLIENT_CPU.
+BENCH_ROUNDS (default 5), BENCH_CLIENT_CPU.
 """
 import ctypes
 import datetime
@@ -33,7 +46,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEV = os.environ["RDMAIO_RDMA_DEV"]
 IP = os.environ["RDMAIO_SERVER_IP"]
 SECS = int(os.environ.get("BENCH_SECONDS", "5"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+# Fewer rounds than this give figures and ratios, but no verdict.
+VERDICT_ROUNDS = 5
 ENGINE = os.path.join(REPO, "build", "librdmaio.so")
 # perftest's default margin for -D (duration / 4), passed to it as -f too.
 MARGIN = SECS // 4
@@ -43,6 +58,11 @@ BW_TIME = ["--time_based", f"--ramp_time={MARGIN}", f"--runtime={SECS - 2 * MARG
 LAT_TIME = ["--time_based", f"--runtime={SECS}"]
 BS, DEPTH = 65536, 128
 RX_DEPTH = 512
+QPS = 4
+# fio's batching for librdmaio's bandwidth runs: post a quarter of the depth
+# as one list, and take completions as they come, up to the whole depth.
+BATCH = [f"--iodepth_batch_submit={DEPTH // 4}", "--iodepth_batch_complete_min=1",
+         f"--iodepth_batch_complete_max={DEPTH}"]
 PORT = [7600]
 
 
@@ -148,7 +168,7 @@ def fio(*jobs):
 
 def job_stats(doc, name):
     for j in (doc or {}).get("jobs", []):
-        if j["jobname"] == name:
+        if j.get("jobname") == name:
             return j
     return None
 
@@ -164,19 +184,27 @@ def p50_us(job, ddir, kind="clat_ns"):
     return pct.get("50.000000", 0) / 1000.0
 
 
-def librdmaio(verb, bs, depth, name, timing, *extra):
-    """One target+client run of librdmaio; returns the client's job stats."""
+def librdmaio(verb, bs, depth, name, timing, *extra, jobs=1, qps=1):
+    """One target+client run of librdmaio; returns the client's job stats
+    (with jobs > 1, the group's: the jobs' sum)."""
     PORT[0] += 1
     ddir = "read" if verb == "read" else "write"
+    size = max(bs * depth, 1 << 20)
     target = [f"--name={name}-target", f"--ioengine=external:{ENGINE}", "--listen",
-              f"--port={PORT[0]}", f"--size={max(bs * depth, 1 << 20)}", f"--bs={bs}"]
+              f"--port={PORT[0]}", f"--size={size}", f"--bs={bs}",
+              f"--clients={jobs * qps}"]
     if verb == "send":
         # Receives posted: perftest's ib_send_bw server keeps --rx-depth=512.
         target += ["--verb=send", f"--iodepth={max(depth * 2, RX_DEPTH)}"]
     client = [f"--name={name}", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
               f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", f"--bs={bs}",
-              f"--size={max(bs * depth, 1 << 20)}", f"--iodepth={depth}",
-              *timing, *PIN, *extra]
+              f"--size={size}", f"--iodepth={depth * qps}", *timing, *PIN, *extra]
+    if jobs > 1:
+        # A group of their own: fio's group_reporting sums a whole group,
+        # and the target is in the first.
+        client += ["--new_group", f"--numjobs={jobs}", "--group_reporting"]
+    if qps > 1:
+        client += [f"--qps={qps}"]
     return job_stats(fio(target, client), name), ddir
 
 
@@ -217,12 +245,47 @@ def median(xs):
     return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
+def meets(r, goal):
+    return r >= goal["ratio"] if goal["want"] == ">=" else r <= goal["ratio"]
+
+
+def judge(goal, ratios):
+    """A goal's verdict from the rounds' paired ratios: met when every
+    round meets it, missed when none does; otherwise the rounds straddle it
+    and their spread cannot tell."""
+    rs = [r for r in ratios if r is not None]
+    out = dict(goal, rounds=len(rs), median=median(rs),
+               min=min(rs) if rs else None, max=max(rs) if rs else None)
+    if not rs:
+        out["verdict"] = "not measured"
+    elif len(rs) < VERDICT_ROUNDS:
+        out["verdict"] = f"fewer than {VERDICT_ROUNDS} rounds"
+    elif all(meets(r, goal) for r in rs):
+        out["verdict"] = "met"
+    elif not any(meets(r, goal) for r in rs):
+        out["verdict"] = "missed"
+    else:
+        out["verdict"] = "spread too wide"
+    return out
+
+
 def bw_samples(verb):
     pt = perftest_row(perftest(f"ib_{verb}_bw", "-s", str(BS), "-D", str(SECS),
                                "-f", str(MARGIN)), BS, 3)
     rf = fio_rdma(verb)
-    job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw", BW_TIME)
+    job, ddir = librdmaio(verb, BS, DEPTH, f"{verb}-bw", BW_TIME, *BATCH)
     return pt, rf, mib_s(job, ddir)
+
+
+def multi_qp_samples(shape):
+    """ib_write_bw -q 4, then librdmaio as 4 jobs of 1 queue pair ("jobs")
+    or 1 job of 4 ("qps"), each queue pair with perftest's depth."""
+    pt = perftest_row(perftest("ib_write_bw", "-s", str(BS), "-q", str(QPS), "-D", str(SECS),
+                               "-f", str(MARGIN)), BS, 3)
+    jobs, qps = (QPS, 1) if shape == "jobs" else (1, QPS)
+    job, ddir = librdmaio("write", BS, DEPTH, f"write-bw-{shape}", BW_TIME, *BATCH,
+                          jobs=jobs, qps=qps)
+    return pt, None, mib_s(job, ddir)
 
 
 def lat_samples(verb):
@@ -239,49 +302,109 @@ def fio_lat_samples(_verb):
     return None, fio_rdma_read_lat(), p50_us(job, ddir, "lat_ns")
 
 
-def main():
-    metrics = [(f"{v} bandwidth 64 KiB (MiB/s)", bw_samples, v)
-               for v in ("write", "read", "send")]
-    metrics += [(f"{v} latency 8 B p50 (us, full round trip)", lat_samples, v)
-                for v in ("read", "write", "send")]
-    # fio's own figure for both fio engines: submission and completion.
-    metrics += [("read latency 8 B p50 (us, fio total lat)", fio_lat_samples, "read")]
-    samples = {m[0]: ([], [], []) for m in metrics}
-    # Rounds interleave the tools so that a slow spell of the shared host
-    # falls on all of them; the medians are compared.
-    for rnd in range(1, ROUNDS + 1):
-        for name, fn, verb in metrics:
-            log(f"bench: round {rnd}/{ROUNDS}: {name}, {SECS} s each")
-            for acc, v in zip(samples[name], fn(verb)):
-                acc.append(v)
-    rows = []
-    for name, _, _ in metrics:
-        pt, rf, lib = (median(x) for x in samples[name])
-        rows.append({"metric": name, "perftest": pt, "fio_rdma": rf, "librdmaio": lib,
-                     "vs_perftest": ratio(lib, pt), "vs_fio_rdma": ratio(lib, rf),
-                     "samples": {"perftest": samples[name][0],
-                                 "fio_rdma": samples[name][1],
-                                 "librdmaio": samples[name][2]}})
+# librdmaio's goals, as ratios to the other tools (librdmaio / other).
+BW_GOALS = [{"against": "perftest", "want": ">=", "ratio": 1.00},
+            {"against": "fio_rdma", "want": ">=", "ratio": 1.15}]
+LAT_GOALS = [{"against": "perftest", "want": "<=", "ratio": 1.05}]
+# Faster by 1.15x in latency is a ratio of at most 1 / 1.15.
+FIO_LAT_GOALS = [{"against": "fio_rdma", "want": "<=", "ratio": round(1 / 1.15, 3)}]
+QP_GOALS = [{"against": "perftest", "want": ">=", "ratio": 0.95}]
+TOOLS = ("perftest", "fio_rdma", "librdmaio")
 
-    def fmt(v):
-        return "-" if v is None else f"{v:.2f}"
-    print(f"{'metric':<44} {'perftest':>9} {'fio rdma':>9} {'librdmaio':>9} {'x perftest':>10} {'x fio rdma':>10}")
+
+def metrics():
+    m = [(f"{v} bandwidth 64 KiB (MiB/s)", bw_samples, v, BW_GOALS)
+         for v in ("write", "read", "send")]
+    m += [(f"write bandwidth 64 KiB, {QPS} jobs x 1 QP (MiB/s, sum; perftest -q {QPS})",
+           multi_qp_samples, "jobs", QP_GOALS),
+          (f"write bandwidth 64 KiB, 1 job x {QPS} QPs (MiB/s; perftest -q {QPS})",
+           multi_qp_samples, "qps", [])]
+    m += [(f"{v} latency 8 B p50 (us, full round trip)", lat_samples, v, LAT_GOALS)
+          for v in ("read", "write", "send")]
+    # fio's own figure for both fio engines: submission and completion.
+    m += [("read latency 8 B p50 (us, fio total lat)", fio_lat_samples, "read",
+           FIO_LAT_GOALS)]
+    return m
+
+
+def row(name, goals, samples):
+    figs = dict(zip(TOOLS, samples))
+    r = {"metric": name}
+    r.update({t: median(figs[t]) for t in TOOLS})
+    paired = {o: [ratio(a, b) for a, b in zip(figs["librdmaio"], figs[o])]
+              for o in ("perftest", "fio_rdma")}
+    r["vs_perftest"] = median(paired["perftest"])
+    r["vs_fio_rdma"] = median(paired["fio_rdma"])
+    r["ratios"] = paired
+    r["goals"] = [judge(g, paired[g["against"]]) for g in goals]
+    r["samples"] = figs
+    return r
+
+
+def fmt(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
+def fmt_ratio(rs):
+    rs = [x for x in rs if x is not None]
+    if not rs:
+        return "-"
+    return f"{median(rs):.2f}" + (f" ({min(rs):.2f}-{max(rs):.2f})" if len(rs) > 1 else "")
+
+
+def print_table(rows):
+    print(f"{'metric':<64} {'perftest':>9} {'fio rdma':>9} {'librdmaio':>9} "
+          f"{'x perftest':>18} {'x fio rdma':>18}")
     for r in rows:
-        print(f"{r['metric']:<44} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
-              f"{fmt(r['librdmaio']):>9} {fmt(r['vs_perftest']):>10} {fmt(r['vs_fio_rdma']):>10}")
+        print(f"{r['metric']:<64} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
+              f"{fmt(r['librdmaio']):>9} {fmt_ratio(r['ratios']['perftest']):>18} "
+              f"{fmt_ratio(r['ratios']['fio_rdma']):>18}")
     print(f"(clients pinned to CPU {CPU})" if CPU else "(clients not pinned)")
-    print(f"(medians of {ROUNDS} rounds; bandwidth: higher is better; latency: lower is better; x = librdmaio / other)")
+    print(f"(figures: medians of {ROUNDS} rounds; x = librdmaio / other, the median of the "
+          "rounds' paired ratios (lowest-highest); bandwidth: higher is better; latency: lower)")
+    print()
+    print("goals (met: every round meets it; missed: none does; spread too wide: "
+          "the rounds straddle it):")
+    count = {}
+    for r in rows:
+        for g in r["goals"]:
+            count[g["verdict"]] = count.get(g["verdict"], 0) + 1
+            print(f"  {g['verdict']:<26} {r['metric']}: x {g['against']} {g['want']} "
+                  f"{g['ratio']:.2f}: {fmt_ratio(r['ratios'][g['against']])}")
+    print("  " + ", ".join(f"{n} {v}" for v, n in sorted(count.items())))
+
+
+def validate(doc):
+    """The bench's JSON against its schema: a bench that writes what its
+    schema does not describe fails here, not in a reader."""
+    import jsonschema
+    with open(os.path.join(REPO, "results-schema", "bench.schema.json")) as f:
+        jsonschema.validate(doc, json.load(f))
+
+
+def main():
+    ms = metrics()
+    samples = {m[0]: ([], [], []) for m in ms}
+    for rnd in range(1, ROUNDS + 1):
+        for name, fn, arg, _ in ms:
+            log(f"bench: round {rnd}/{ROUNDS}: {name}, {SECS} s each")
+            for acc, v in zip(samples[name], fn(arg)):
+                acc.append(v)
+    rows = [row(name, goals, samples[name]) for name, _, _, goals in ms]
+    print_table(rows)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     os.makedirs(os.path.join(REPO, "results"), exist_ok=True)
     path = os.path.join(REPO, "results", f"bench-{stamp}.json")
-    doc = {"kind": "rdmaio-bench/1", "time": stamp, "device": DEV, "server_ip": IP,
-           "seconds_per_test": SECS, "rounds": ROUNDS,
+    doc = {"kind": "rdmaio-bench/2", "time": stamp, "device": DEV, "server_ip": IP,
+           "seconds_per_test": SECS, "rounds": ROUNDS, "verdict_rounds": VERDICT_ROUNDS,
            "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH, "bandwidth_margin_seconds": MARGIN,
+           "librdmaio_batch": [a.lstrip("-") for a in BATCH], "multi_qp": QPS,
            "client_cpu": None if CPU is None else int(CPU),
            "lab": os.environ.get("RDMAIO_LAB") == "1",
            "fio": subprocess.run(["fio", "--version"], capture_output=True,
                                  text=True).stdout.strip(),
            "kernel": os.uname().release, "rows": rows}
+    validate(doc)
     with open(path + ".tmp", "w") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")

@@ -1,8 +1,10 @@
 #!/bin/bash
 # lab-run: --softroce --timeout 600
 # The body of `make bench` (scripts/bench-run.py), one short round: perftest's
-# output is parsed and the result JSON holds every row, with librdmaio's and
-# perftest's figures. fio's rdma engine is not asserted: it fails on its own at
+# output is parsed (its -q 4 multi-QP run too) and the result JSON, valid
+# against results-schema/bench.schema.json, holds every row, with librdmaio's
+# and perftest's figures, the round's paired ratios, and no verdict (that
+# takes 5 rounds). fio's rdma engine is not asserted: it fails on its own at
 # times (no retry while its server starts, RNR on SEND). It asserts what the
 # bench reports, never how fast anything was.
 set -u
@@ -31,20 +33,31 @@ bad = []
 def want(cond, what):
     if not cond:
         bad.append(what)
-want(doc["kind"] == "rdmaio-bench/1", "kind")
+want(doc["kind"] == "rdmaio-bench/2", "kind")
+import jsonschema
+try:
+    jsonschema.validate(doc, json.load(open("results-schema/bench.schema.json")))
+except jsonschema.ValidationError as e:
+    want(False, "valid against results-schema/bench.schema.json: %s" % e.message)
 want(doc["rounds"] == 1 and doc["seconds_per_test"] == 4, "rounds/seconds")
 # perftest's -D margin (a quarter) is fio's ramp_time for bandwidth.
 want(doc["bandwidth_margin_seconds"] == 1, "bandwidth_margin_seconds")
 want(doc["client_cpu"] == 1, "client_cpu (the last of the lab's two CPUs)")
 rows = {r["metric"]: r for r in doc["rows"]}
-want(len(rows) == 7, "7 rows, got %d" % len(rows))
+want(len(rows) == 9, "9 rows, got %d" % len(rows))
 for name, r in rows.items():
     want(r["librdmaio"] and r["librdmaio"] > 0, "librdmaio figure of " + name)
     want(len(r["samples"]["librdmaio"]) == 1, "one librdmaio sample in " + name)
     # perftest has a figure for everything but fio's own total latency row.
     if "fio total lat" not in name:
         want(r["perftest"] and r["perftest"] > 0, "perftest figure of " + name)
-        want(r["vs_perftest"] is not None, "ratio to perftest of " + name)
+        want(r["ratios"]["perftest"] == [r["vs_perftest"]] and r["vs_perftest"],
+             "the round's paired ratio to perftest of " + name)
+    # One round judges nothing.
+    for g in r["goals"]:
+        want(g["verdict"] in ("fewer than 5 rounds", "not measured"),
+             "no verdict from one round: %s, %s" % (name, g))
+want(sum(len(r["goals"]) for r in rows.values()) == 11, "11 goals")
 for m in bad:
     print("BAD:", m)
 print(json.dumps(doc["rows"], indent=1)[:3000] if bad else "all rows complete")
@@ -54,5 +67,7 @@ PY
 	rm -f "$f" # a one-round smoke run is no result to keep
 	return $rc
 }
-check "bench: the result JSON has every row, ratio and setting" result
+check "bench: the result JSON has every row, ratio, goal and setting" result
+check "bench: the table says how each goal is judged" \
+	grep -q "goals (met: every round meets it; missed: none does" "$tmp/out"
 done_testing
