@@ -112,7 +112,7 @@ const char *nr_link_add_cause(int err)
 	}
 }
 
-static int find(struct nr_link *links, int n, const char *name,
+static int find(const struct nr_link *links, int n, const char *name,
 		const char *netdev)
 {
 	int i;
@@ -124,13 +124,71 @@ static int find(struct nr_link *links, int n, const char *name,
 	return -1;
 }
 
+/* What the existing links say of adding name on netdev: 1 when exactly
+ * that link is there already, 0 when it may be added, -errno (said) when
+ * the name or the netdev is taken. */
+static int nr_link_add_conflict(const struct nr_link *links, int n,
+				const char *name, const char *netdev)
+{
+	char fix[256];
+	int i;
+
+	i = find(links, n, name, NULL);
+	if (i >= 0 && !strcmp(links[i].netdev, netdev)) {
+		printf("link %s on %s already present\n", name, netdev);
+		return 1;
+	}
+	if (i >= 0) {
+		snprintf(fix, sizeof(fix),
+			 "choose another name, or 'nfsrdma link del %s' first",
+			 name);
+		nr_diag(fix, "link %s: the name is taken by a device on '%s'",
+			name, links[i].netdev);
+		return -ENFILE;
+	}
+	i = find(links, n, NULL, netdev);
+	if (i >= 0) {
+		snprintf(fix, sizeof(fix),
+			 "use %s, or 'nfsrdma link del %s' first",
+			 links[i].name, links[i].name);
+		nr_diag(fix, "link %s: %s already carries RDMA device %s", name,
+			netdev, links[i].name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* RDMA_NLDEV_CMD_NEWLINK for an rxe device named name on netdev. */
+static int nr_link_add_request(const char *name, const char *netdev)
+{
+	struct nr_rdmanl *nl = NULL;
+	const char *cause;
+	char msg[512];
+	int ret, len;
+
+	ret = nr_rdmanl_open(&nl);
+	if (ret)
+		return ret;
+	len = nr_rdmanl_build_newlink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
+				      name, "rxe", netdev);
+	ret = len < 0 ? len : nr_rdmanl_request(nl, msg, len, NULL, NULL);
+	nr_rdmanl_close(&nl);
+	if (ret) {
+		cause = nr_link_add_cause(ret);
+		nr_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
+				      : "see the cause above",
+			"link add %s type rxe netdev %s failed: %s (%s)", name,
+			netdev, cause ? cause : "unexpected error",
+			strerror(-ret));
+	}
+	return ret;
+}
+
 int nr_link_add(const char *name, const char *netdev)
 {
 	struct nr_link links[NR_MAX_LINKS];
-	struct nr_rdmanl *nl = NULL;
-	char msg[512], fix[256];
-	const char *cause;
-	int n, i, ret, len;
+	char fix[256];
+	int n, i, ret;
 
 	if (!name[0] || strlen(name) >= IB_DEVICE_NAME_MAX) {
 		nr_diag("pick a name of 1 to 63 characters, e.g. rxe0",
@@ -157,44 +215,12 @@ int nr_link_add(const char *name, const char *netdev)
 	n = nr_link_list(links, NR_MAX_LINKS);
 	if (n < 0)
 		return n;
-	i = find(links, n, name, NULL);
-	if (i >= 0 && !strcmp(links[i].netdev, netdev)) {
-		printf("link %s on %s already present\n", name, netdev);
-		return 0;
-	}
-	if (i >= 0) {
-		snprintf(fix, sizeof(fix),
-			 "choose another name, or 'nfsrdma link del %s' first",
-			 name);
-		nr_diag(fix, "link %s: the name is taken by a device on '%s'",
-			name, links[i].netdev);
-		return -ENFILE;
-	}
-	i = find(links, n, NULL, netdev);
-	if (i >= 0) {
-		snprintf(fix, sizeof(fix),
-			 "use %s, or 'nfsrdma link del %s' first",
-			 links[i].name, links[i].name);
-		nr_diag(fix, "link %s: %s already carries RDMA device %s", name,
-			netdev, links[i].name);
-		return -EEXIST;
-	}
-	ret = nr_rdmanl_open(&nl);
+	ret = nr_link_add_conflict(links, n, name, netdev);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = nr_link_add_request(name, netdev);
 	if (ret)
 		return ret;
-	len = nr_rdmanl_build_newlink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
-				      name, "rxe", netdev);
-	ret = len < 0 ? len : nr_rdmanl_request(nl, msg, len, NULL, NULL);
-	nr_rdmanl_close(&nl);
-	if (ret) {
-		cause = nr_link_add_cause(ret);
-		nr_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
-				      : "see the cause above",
-			"link add %s type rxe netdev %s failed: %s (%s)", name,
-			netdev, cause ? cause : "unexpected error",
-			strerror(-ret));
-		return ret;
-	}
 	n = nr_link_list(links, NR_MAX_LINKS);
 	i = n < 0 ? -1 : find(links, n, name, NULL);
 	if (i < 0 || strcmp(links[i].netdev, netdev)) {
