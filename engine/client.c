@@ -88,13 +88,16 @@ static int rio_client_addrs(struct rio_client *c)
 	return 0;
 }
 
-int rio_client_new(struct thread_data *td, const struct rio_opts *o,
-		   struct rio_client **out)
+/* The client and what its data path indexes, sized by iodepth and qps:
+ * nothing of a device or a connection yet. */
+int rio_client_alloc(struct thread_data *td, const struct rio_opts *o,
+		     struct rio_client **out)
 {
 	unsigned int depth = td->o.iodepth, i;
 	struct rio_client *c;
 	int ret;
 
+	*out = NULL;
 	c = calloc(1, sizeof(*c) + o->qps * sizeof(c->qps[0]));
 	if (!c)
 		return -ENOMEM;
@@ -119,6 +122,26 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 	ret = rio_opts_tos(o, &c->tos);
 	if (ret)
 		goto fail;
+	*out = c;
+	return 0;
+nomem:
+	ret = -ENOMEM;
+	rio_err("client job: out of memory for %u I/O units; lower iodepth",
+		depth);
+fail:
+	rio_client_delete(&c);
+	return ret;
+}
+
+int rio_client_new(struct thread_data *td, const struct rio_opts *o,
+		   struct rio_client **out)
+{
+	struct rio_client *c;
+	int ret;
+
+	ret = rio_client_alloc(td, o, &c);
+	if (ret)
+		return ret;
 	ret = rio_client_addrs(c);
 	if (ret)
 		goto fail;
@@ -128,10 +151,6 @@ int rio_client_new(struct thread_data *td, const struct rio_opts *o,
 		goto fail;
 	*out = c;
 	return 0;
-nomem:
-	ret = -ENOMEM;
-	rio_err("client job: out of memory for %u I/O units; lower iodepth",
-		depth);
 fail:
 	rio_client_delete(&c);
 	return ret;

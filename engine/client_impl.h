@@ -77,4 +77,7 @@ struct rio_client {
 	struct rio_cqp qps[];
 };
 
+int rio_client_alloc(struct thread_data *td, const struct rio_opts *o,
+		     struct rio_client **out);
+
 #endif

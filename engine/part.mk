@@ -62,8 +62,9 @@ $(B)/tests/engine/test-client-io.o: CPPFLAGS += -Iengine -Itests/engine \
 	-include $(FIO_SRC)/config-host.h -isystem $(FIO_SRC)
 $(B)/tests/engine/test-client-io.o: $(ENGINE_FIO_STAMP)
 $(B)/tests/engine/test-client-io: $(B)/tests/engine/test-client-io.o \
-		$(B)/engine/client_io.o $(B)/engine/sendq.o $(B)/engine/errmsg.o \
-		$(B)/engine/proto.o $(B)/engine/cm.o $(B)/tests/engine/log-capture.o
+		$(B)/engine/client.o $(B)/engine/client_io.o $(B)/engine/sendq.o \
+		$(B)/engine/errmsg.o $(B)/engine/proto.o $(B)/engine/opts.o \
+		$(B)/engine/cm.o $(B)/tests/engine/log-capture.o
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -lrdmacm -libverbs
 
 # A client that breaks the protocol's window, for the lab tests: built with

@@ -208,7 +208,8 @@ static struct io_u units[DEPTH_MAX];
 static char bufs[DEPTH_MAX][64];
 
 /* A connected client as rio_client_new and rio_client_connect leave it,
- * over the fake device. */
+ * over the fake device: the client's own allocation, then the device's
+ * objects and the target's answer as a connection would set them. */
 static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 				     unsigned int every, unsigned int verb)
 {
@@ -228,25 +229,11 @@ static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 				  .signal_every = every,
 				  .verb = verb,
 				  .stall_timeout = 30 };
-	c = calloc(1, sizeof(*c) + qps * sizeof(c->qps[0]));
-	assert_non_null(c);
-	c->td = &td;
-	c->o = &opts;
-	c->depth = depth;
-	c->nqps = qps;
-	c->rmask = rio_pow2_ceil(depth) - 1;
-	c->wr = calloc(depth, sizeof(*c->wr));
-	c->sge = calloc(depth, sizeof(*c->sge));
-	c->staged = calloc(depth, sizeof(*c->staged));
-	c->qp_of = calloc(depth, sizeof(*c->qp_of));
-	c->ready = calloc(c->rmask + 1, sizeof(*c->ready));
-	c->wc = calloc(depth, sizeof(*c->wc));
+	assert_int_equal(rio_client_alloc(&td, &opts, &c), 0);
 	c->verbs = &dev.ctx;
 	c->cq = &dev.cq;
 	c->mr = &mr;
 	c->length = 1 << 20;
-	c->write_op = verb == RIO_VERB_SEND ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
-	c->read_op = verb == RIO_VERB_AUTO ? IBV_WR_RDMA_READ : c->write_op;
 	snprintf(c->peer, sizeof(c->peer), "fake:7471");
 	for (i = 0; i < qps; i++) {
 		dev.qp[i].context = &dev.ctx;
@@ -255,8 +242,6 @@ static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 		c->qps[i].id = &dev.id[i];
 		c->qps[i].qp_num = 100 + i;
 		c->qps[i].connected = true;
-		assert_int_equal(rio_sendq_init(&c->qps[i].sq, depth, every),
-				 0);
 	}
 	for (i = 0; i < depth; i++) {
 		units[i] = (struct io_u){ .index = i,
@@ -268,19 +253,21 @@ static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 	return c;
 }
 
+/* The fake device's objects are the test's: rio_client_delete frees
+ * the client's own. */
 static void client_free(struct rio_client *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->nqps; i++)
-		rio_sendq_fini(&c->qps[i].sq);
-	free(c->wr);
-	free(c->sge);
-	free(c->staged);
-	free(c->qp_of);
-	free(c->ready);
-	free(c->wc);
-	free(c);
+	for (i = 0; i < c->nqps; i++) {
+		c->qps[i].id = NULL;
+		c->qps[i].connected = false;
+	}
+	c->cq = NULL;
+	c->mr = NULL;
+	c->verbs = NULL;
+	rio_client_delete(&c);
+	assert_null(c);
 }
 
 /* What fio's getevents loop takes: up to max units, checked one by one. */
