@@ -14,10 +14,14 @@
 
 #include "verify.h"
 
+#include "async.h"
 #include "client_impl.h"
+#include "clock.h"
 #include "cm.h"
+#include "cq.h"
 #include "errmsg.h"
 #include "log.h"
+#include "mr.h"
 
 #define RIO_CM_STEP_MS 3000
 #define RIO_RETRY_MS 200
@@ -223,9 +227,9 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		rio_err_call(ret, "ibv_create_cq(%s, cqe=%d)", dev, cqe);
 		return -ret;
 	}
-	return rio_cm_mr_reg(c->pd, td->orig_buffer, td->orig_buffer_size,
-			     IBV_ACCESS_LOCAL_WRITE, "client job's I/O buffers",
-			     &c->mr);
+	return rio_mr_reg(c->pd, td->orig_buffer, td->orig_buffer_size,
+			  IBV_ACCESS_LOCAL_WRITE, "client job's I/O buffers",
+			  &c->mr);
 }
 
 /* Waits for one step of connection setup. *retry says the target may

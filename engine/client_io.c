@@ -9,9 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "async.h"
 #include "client_impl.h"
+#include "clock.h"
+#include "cq.h"
 #include "errmsg.h"
 #include "log.h"
+#include "port.h"
 
 static const char *rio_client_verb(enum ibv_wr_opcode op)
 {
@@ -440,8 +444,8 @@ static bool rio_client_link_lost(struct rio_client *c)
 	char state[96];
 
 	if (c->dead ||
-	    !rio_cm_port_down(c->verbs, c->port, &c->port_checked,
-			      &c->port_down_since, state, sizeof(state)))
+	    !rio_port_down(c->verbs, c->port, &c->port_checked,
+			   &c->port_down_since, state, sizeof(state)))
 		return false;
 	rio_err("client job: the link to target %s went down mid-run: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s) and %u I/Os are still outstanding; bring its netdev back up ('rdma link show' names it, then 'ip link set <netdev> up') and rerun",
 		c->peer, c->port, ibv_get_device_name(c->verbs->device),
@@ -491,7 +495,7 @@ static int rio_client_sleep(struct rio_client *c)
 	n = rio_client_poll(c);
 	if (n)
 		return n;
-	ret = rio_cq_wait(c->cc, c->cq, 100);
+	ret = rio_cq_wait(c->cc, 100);
 	return ret < 0 ? ret : 0;
 }
 
@@ -565,7 +569,7 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 			rio_client_abandon(c, ETIMEDOUT);
 			break;
 		}
-		if (t && rio_ms_since(&start) >= rio_cm_ts_ms(t))
+		if (t && rio_ms_since(&start) >= rio_ts_ms(t))
 			break;
 	}
 	c->rgiven = c->rcount < max ? c->rcount : max;

@@ -3,7 +3,8 @@
 # fio refuses an engine built for another ioengine ABI version.
 
 ENGINE_SRCS := engine/engine.c engine/client.c engine/client_io.c \
-	engine/target.c engine/target_io.c engine/cm.c \
+	engine/target.c engine/target_io.c engine/cm.c engine/cq.c \
+	engine/mr.c engine/port.c engine/async.c \
 	engine/opts.c engine/proto.c engine/errmsg.c engine/sendq.c
 ENGINE_OBJS := $(ENGINE_SRCS:%.c=$(B)/%.o)
 # The parts that need neither fio nor a device: unit-tested on the host.
@@ -50,9 +51,7 @@ $(ENGINE_TEST_OBJS): CPPFLAGS += -Iengine -Itests/engine
 $(ENGINE_TESTS): $(B)/tests/engine/test-%: $(B)/tests/engine/test-%.o \
 		$(B)/tests/engine/log-capture.o $(ENGINE_PURE_OBJS)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -libverbs
-# rio_cm_port_down lives with the other connection helpers.
-$(B)/tests/engine/test-port: $(B)/engine/cm.o
-$(B)/tests/engine/test-port: ALL_LDFLAGS += -lrdmacm
+$(B)/tests/engine/test-port: $(B)/engine/port.o
 
 # The client's data path against a fake device behind the verbs ops: built
 # with fio's headers like the engine, with fio's few calls stood in for.
@@ -64,7 +63,8 @@ $(B)/tests/engine/test-client-io.o: $(ENGINE_FIO_STAMP)
 $(B)/tests/engine/test-client-io: $(B)/tests/engine/test-client-io.o \
 		$(B)/engine/client.o $(B)/engine/client_io.o $(B)/engine/sendq.o \
 		$(B)/engine/errmsg.o $(B)/engine/proto.o $(B)/engine/opts.o \
-		$(B)/engine/cm.o $(B)/tests/engine/log-capture.o
+		$(B)/engine/cm.o $(B)/engine/cq.o $(B)/engine/mr.o \
+		$(B)/engine/port.o $(B)/engine/async.o $(B)/tests/engine/log-capture.o
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -lrdmacm -libverbs
 
 # A client that breaks the protocol's window, for the lab tests: built with

@@ -15,9 +15,14 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "async.h"
+#include "clock.h"
 #include "cm.h"
+#include "cq.h"
 #include "errmsg.h"
 #include "log.h"
+#include "mr.h"
+#include "port.h"
 #include "proto.h"
 #include "sendq.h"
 #include "target_impl.h"
@@ -193,7 +198,7 @@ static int rio_target_region(struct rio_target *t, unsigned int allowed)
 	if (ret)
 		return ret;
 	t->region_access = access;
-	ret = rio_cm_pin_check(t->region_len, "target region");
+	ret = rio_mr_pin_check(t->region_len, "target region");
 	if (ret)
 		return ret;
 	t->offer.length = t->region_len;
@@ -339,9 +344,9 @@ int rio_target_post_init(struct rio_target *t)
 
 	if (!t->receives)
 		return 0;
-	return rio_cm_mr_reg(t->pd, td->orig_buffer, td->orig_buffer_size,
-			     IBV_ACCESS_LOCAL_WRITE,
-			     "target job's receive buffers", &t->io_mr);
+	return rio_mr_reg(t->pd, td->orig_buffer, td->orig_buffer_size,
+			  IBV_ACCESS_LOCAL_WRITE,
+			  "target job's receive buffers", &t->io_mr);
 }
 
 static void rio_target_refuse(struct rio_target *t, struct rdma_cm_id *id,
@@ -411,8 +416,8 @@ static enum rio_status rio_target_window(struct rio_target *t,
 	snprintf(what, sizeof(what),
 		 "target region [%" PRIu64 ", %" PRIu64 ") for client %s",
 		 start, end, peer);
-	if (rio_cm_mr_reg(t->pd, (char *)t->region + start, end - start,
-			  t->region_access, what, &tc->mr))
+	if (rio_mr_reg(t->pd, (char *)t->region + start, end - start,
+		       t->region_access, what, &tc->mr))
 		return RIO_STATUS_RESOURCES;
 	return RIO_STATUS_OK;
 }
@@ -584,9 +589,9 @@ static void rio_target_links(struct rio_target *t)
 	for (tc = t->conns; tc; tc = next) {
 		next = tc->next;
 		if (!tc->established ||
-		    !rio_cm_port_down(tc->id->verbs, tc->id->port_num,
-				      &tc->port_checked, &tc->port_down_since,
-				      state, sizeof(state)))
+		    !rio_port_down(tc->id->verbs, tc->id->port_num,
+				   &tc->port_checked, &tc->port_down_since,
+				   state, sizeof(state)))
 			continue;
 		rio_err("target job: connection from %s lost: port %u of RDMA device %s has not been ACTIVE for %d s (it is %s); bring its netdev back up ('rdma link show' names it)",
 			tc->peer, tc->id->port_num,

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "async.h"
+#include "clock.h"
+#include "cq.h"
 #include "errmsg.h"
 #include "log.h"
 #include "target_impl.h"
@@ -139,7 +142,7 @@ static int rio_target_sleep(struct rio_target *t)
 	ret = rio_target_reap(t);
 	if (ret)
 		return ret;
-	ret = rio_cq_wait(t->cc, t->cq, 20);
+	ret = rio_cq_wait(t->cc, 20);
 	return ret < 0 ? ret : 0;
 }
 
@@ -300,7 +303,7 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 			break;
 		/* No early return otherwise: with every unit held, fio
 		 * would find none free and end the job. */
-		if (ts && rio_ms_since(&start) >= rio_cm_ts_ms(ts))
+		if (ts && rio_ms_since(&start) >= rio_ts_ms(ts))
 			break;
 	}
 	t->rgiven = t->rcount < max ? t->rcount : max;

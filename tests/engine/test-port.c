@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rio_cm_port_down: when a port that stays down ends a connection. The
+/* rio_port_down: when a port that stays down ends a connection. The
  * device is a fake verbs context whose query_port op is the seam. */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,7 +11,8 @@
 
 #include <cmocka.h>
 
-#include "cm.h"
+#include "clock.h"
+#include "port.h"
 
 static enum ibv_port_state fake_state;
 static int fake_ret, fake_calls;
@@ -70,7 +71,7 @@ static void port__active_is_never_down(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_false(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_false(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_true(is_zero(&since));
 	assert_int_equal(fake_calls, 1);
 }
@@ -82,7 +83,7 @@ static void port__first_sight_of_down_starts_the_clock(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_false(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_false(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_false(is_zero(&since));
 }
 
@@ -93,7 +94,7 @@ static void port__asks_at_most_every_100_ms(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_false(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_false(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_int_equal(fake_calls, 0);
 }
 
@@ -105,7 +106,7 @@ static void port__down_for_the_grace_is_lost(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_true(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_true(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_string_equal(st, ibv_port_state_str(IBV_PORT_DOWN));
 }
 
@@ -117,7 +118,7 @@ static void port__down_for_less_than_the_grace_is_not(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_false(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_false(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 }
 
 /* Checks run only while waiting: a long gap means I/O flowed in between,
@@ -131,7 +132,7 @@ static void port__a_stale_outage_starts_anew(void **state)
 
 	(void)state;
 	before = ago(0);
-	assert_false(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_false(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_true(since.tv_sec > before.tv_sec ||
 		    (since.tv_sec == before.tv_sec &&
 		     since.tv_nsec >= before.tv_nsec));
@@ -145,7 +146,7 @@ static void port__a_device_that_cannot_be_asked_counts_as_down(void **state)
 	char st[96] = "";
 
 	(void)state;
-	assert_true(rio_cm_port_down(v, 1, &checked, &since, st, sizeof(st)));
+	assert_true(rio_port_down(v, 1, &checked, &since, st, sizeof(st)));
 	assert_non_null(strstr(st, "ibv_query_port(rxe9, port 1)"));
 	assert_non_null(strstr(st, strerror(ENODEV)));
 }
