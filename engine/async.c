@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "async.h"
-#include "log.h"
+#include "rio_log.h"
 
 int rio_async_init(struct ibv_context *verbs)
 {

@@ -20,7 +20,7 @@
 #include "cm.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "log.h"
+#include "rio_log.h"
 #include "mr.h"
 
 #define RIO_CM_STEP_MS 3000

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "client.h"
+#include "rio_client.h"
 #include "cm.h"
 #include "sendq.h"
 

@@ -14,7 +14,7 @@
 #include "clock.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "log.h"
+#include "rio_log.h"
 #include "port.h"
 
 static const char *rio_client_verb(enum ibv_wr_opcode op)

@@ -11,7 +11,7 @@
 
 #include "cm.h"
 #include "errmsg.h"
-#include "log.h"
+#include "rio_log.h"
 
 int rio_cm_addr(const char *host, unsigned int port, bool passive,
 		struct sockaddr_storage *ss)

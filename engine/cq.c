@@ -5,7 +5,7 @@
 #include <poll.h>
 
 #include "cq.h"
-#include "log.h"
+#include "rio_log.h"
 
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc)

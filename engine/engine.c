@@ -7,8 +7,8 @@
 #include "optgroup.h"
 #include "verify.h"
 
-#include "client.h"
-#include "log.h"
+#include "rio_client.h"
+#include "rio_log.h"
 #include "opts.h"
 #include "proto.h"
 #include "target.h"

@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "rio_log.h"
 #include "mr.h"
 
 /* What the kernel checks when it pins pages (ib_umem_get): the locked

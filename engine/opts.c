@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "log.h"
+#include "rio_log.h"
 #include "opts.h"
 #include "proto.h"
 

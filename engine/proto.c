@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "log.h"
+#include "rio_log.h"
 #include "proto.h"
 
 static void put16(uint8_t *p, uint16_t v)

@@ -11,7 +11,7 @@
 #include "clock.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "log.h"
+#include "rio_log.h"
 #include "target_impl.h"
 
 enum fio_q_status rio_target_queue(struct rio_target *t, struct io_u *io_u)

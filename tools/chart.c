@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "chart.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
 #include "log.h"

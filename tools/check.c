@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "check.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "host.h"
 #include "jutil.h"

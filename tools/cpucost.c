@@ -7,7 +7,7 @@
 
 #include "cpucost.h"
 #include "cpuwatch.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
 #include "remote.h"

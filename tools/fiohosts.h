@@ -4,7 +4,7 @@
 
 #include <json-c/json.h>
 
-#include "fio.h"
+#include "fiorun.h"
 
 struct rio_hostmap;
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
 #include "summary.h"

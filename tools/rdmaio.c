@@ -21,7 +21,7 @@
 #include "csvout.h"
 #include "envdoc.h"
 #include "file.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "fiohosts.h"
 #include "fioserver.h"
 #include "hostmap.h"

@@ -4,7 +4,7 @@
 
 #include <json-c/json.h>
 
-#include "fio.h"
+#include "fiorun.h"
 
 /*
  * The host name fio gives a --client string (and so results[].host): without

@@ -5,7 +5,7 @@
 #include <json-c/json.h>
 
 #include "check.h"
-#include "fio.h"
+#include "fiorun.h"
 
 struct rio_cpuwatch;
 struct rio_hostmap;

@@ -2,7 +2,7 @@
 #ifndef RDMAIO_TOOLS_RUNWATCH_H
 #define RDMAIO_TOOLS_RUNWATCH_H
 
-#include "fio.h"
+#include "fiorun.h"
 
 struct rio_result_in;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "jobfile.h"
 #include "jutil.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "log.h"
+#include "rio_log.h"
 #include "log-capture.h"
 
 static char captured[8192];

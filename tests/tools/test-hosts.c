@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "../../tools/check.h"
-#include "../../tools/fio.h"
+#include "../../tools/fiorun.h"
 #include "../../tools/fiohosts.h"
 #include "../../tools/hostmap.h"
 #include "../../tools/jobfile.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "file.h"
-#include "fio.h"
+#include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
 #include "log.h"

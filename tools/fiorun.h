@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef RDMAIO_TOOLS_FIO_H
-#define RDMAIO_TOOLS_FIO_H
+#ifndef RDMAIO_TOOLS_FIORUN_H
+#define RDMAIO_TOOLS_FIORUN_H
 
 #include <json-c/json.h>
 
