@@ -1,27 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The device's asynchronous events: errors outside any completion. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "async.h"
+#include "fd.h"
 #include "rio_log.h"
 
 int rio_async_init(struct ibv_context *verbs)
 {
-	int flags = fcntl(verbs->async_fd, F_GETFL), err;
-
-	if (flags < 0 ||
-	    fcntl(verbs->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		err = errno;
-		rio_err_call(err,
-			     "fcntl(async fd=%d of %s, F_SETFL, O_NONBLOCK)",
-			     verbs->async_fd,
-			     ibv_get_device_name(verbs->device));
-		return -err;
-	}
-	return 0;
+	return rio_fd_nonblock(verbs->async_fd, "async events");
 }
 
 static bool rio_async_ours(const struct ibv_async_event *ev,

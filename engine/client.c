@@ -20,8 +20,8 @@
 #include "cm.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "rio_log.h"
 #include "mr.h"
+#include "rio_log.h"
 
 #define RIO_CM_STEP_MS 3000
 #define RIO_RETRY_MS 200

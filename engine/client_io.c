@@ -14,8 +14,8 @@
 #include "clock.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "rio_log.h"
 #include "port.h"
+#include "rio_log.h"
 
 static const char *rio_client_verb(enum ibv_wr_opcode op)
 {

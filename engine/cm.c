@@ -2,7 +2,6 @@
 /* rdma_cm for the client and the target: see cm.h. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 
 #include "cm.h"
 #include "errmsg.h"
+#include "fd.h"
 #include "rio_log.h"
 
 int rio_cm_addr(const char *host, unsigned int port, bool passive,
@@ -83,7 +83,7 @@ static int rio_cm_claim(void)
 
 int rio_cm_channel_new(struct rdma_event_channel **ch)
 {
-	int flags, err;
+	int err;
 
 	*ch = NULL;
 	err = rio_cm_claim();
@@ -98,16 +98,12 @@ int rio_cm_channel_new(struct rdma_event_channel **ch)
 	}
 	/* Never block in rdma_get_cm_event: every wait goes through poll()
 	 * with a timeout, so nothing hangs on a silent peer. */
-	flags = fcntl((*ch)->fd, F_GETFL);
-	if (flags < 0 || fcntl((*ch)->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		err = errno;
-		rio_err_call(err, "fcntl(fd=%d, F_SETFL, O_NONBLOCK)",
-			     (*ch)->fd);
+	err = rio_fd_nonblock((*ch)->fd, "rdma_cm event channel");
+	if (err) {
 		rdma_destroy_event_channel(*ch);
 		*ch = NULL;
-		return -err;
 	}
-	return 0;
+	return err;
 }
 
 void rio_cm_channel_delete(struct rdma_event_channel **ch)

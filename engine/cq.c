@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sleeping on a completion queue (use_events): its channel and the wait. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 
 #include "cq.h"
+#include "fd.h"
 #include "rio_log.h"
 
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc)
 {
-	int flags, err;
+	int err;
 
 	*cc = ibv_create_comp_channel(verbs);
 	if (!*cc) {
@@ -19,14 +19,7 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 			     who);
 		return -err;
 	}
-	flags = fcntl((*cc)->fd, F_GETFL);
-	if (flags < 0 || fcntl((*cc)->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		err = errno;
-		rio_err_call(err, "fcntl(fd=%d, F_SETFL, O_NONBLOCK)",
-			     (*cc)->fd);
-		return -err;
-	}
-	return 0;
+	return rio_fd_nonblock((*cc)->fd, "completion channel");
 }
 
 /* use_events: sleep until the CQ signals or timeout_ms pass. The caller

@@ -7,10 +7,10 @@
 #include "optgroup.h"
 #include "verify.h"
 
-#include "rio_client.h"
-#include "rio_log.h"
 #include "opts.h"
 #include "proto.h"
+#include "rio_client.h"
+#include "rio_log.h"
 #include "target.h"
 
 struct rio_engine {

@@ -7,8 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rio_log.h"
 #include "mr.h"
+#include "rio_log.h"
 
 /* What the kernel checks when it pins pages (ib_umem_get): the locked
  * memory limit, unless the process has CAP_IPC_LOCK. */

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "rio_log.h"
 #include "opts.h"
 #include "proto.h"
+#include "rio_log.h"
 
 const char *rio_verb_name(unsigned int verb)
 {

@@ -7,8 +7,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "rio_log.h"
 #include "proto.h"
+#include "rio_log.h"
 
 static void put16(uint8_t *p, uint16_t v)
 {

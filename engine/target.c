@@ -20,10 +20,10 @@
 #include "cm.h"
 #include "cq.h"
 #include "errmsg.h"
-#include "rio_log.h"
 #include "mr.h"
 #include "port.h"
 #include "proto.h"
+#include "rio_log.h"
 #include "sendq.h"
 #include "target_impl.h"
 
