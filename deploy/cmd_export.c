@@ -11,7 +11,7 @@
 
 #include "cmd.h"
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 #include "sysfile.h"
 
 #define NR_DEFAULT_EXPORT_OPTS "rw,sync,no_subtree_check"
@@ -26,7 +26,7 @@ static int canon_path(const char *path, char *out, size_t len, int must_exist)
 	int ret;
 
 	if (path[0] != '/') {
-		nr_diag("give the absolute path",
+		rc_diag("give the absolute path",
 			"export path '%s' is not absolute", path);
 		return -EINVAL;
 	}
@@ -36,13 +36,13 @@ static int canon_path(const char *path, char *out, size_t len, int must_exist)
 
 		snprintf(fix, sizeof(fix),
 			 "create it first: mkdir -p '%.1000s'", path);
-		nr_diag(errno == ENOENT ? fix : NULL,
+		rc_diag(errno == ENOENT ? fix : NULL,
 			"export path '%.200s%s': %s", path,
 			strlen(path) > 200 ? "..." : "", strerror(errno));
 		return -errno;
 	}
 	if (strlen(real ? real : path) >= len) {
-		nr_diag("export a shorter path (a bind mount of it, for example)",
+		rc_diag("export a shorter path (a bind mount of it, for example)",
 			"export path '%.200s...' resolves to %zu bytes: exportfs "
 			"reads paths of at most %d",
 			path, strlen(real ? real : path), NR_EXPORT_PATH_MAX);
@@ -61,11 +61,11 @@ static int check_path(const char *path, const char *options)
 	char fix[1200];
 
 	if (stat(path, &st) || statfs(path, &sfs)) {
-		nr_diag(NULL, "export path '%s': %s", path, strerror(errno));
+		rc_diag(NULL, "export path '%s': %s", path, strerror(errno));
 		return -errno;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		nr_diag("export the folder that holds it",
+		rc_diag("export the folder that holds it",
 			"export path '%s' is not a directory", path);
 		return -ENOTDIR;
 	}
@@ -75,7 +75,7 @@ static int check_path(const char *path, const char *options)
 		snprintf(fix, sizeof(fix),
 			 "add a unique fsid, e.g. --options %s,fsid=%u",
 			 options, (unsigned)(st.st_ino % 1000) + 1);
-		nr_diag(fix,
+		rc_diag(fix,
 			"export path '%s' is on tmpfs, which needs an fsid= "
 			"option",
 			path);
@@ -112,7 +112,7 @@ static int export_add(const char *arg, const char *client, const char *given)
 		return 1;
 	ret = nr_exports_add(path, client, options);
 	if (ret == -EINTR)
-		nr_diag(NULL, "export add %s: interrupted, nothing changed",
+		rc_diag(NULL, "export add %s: interrupted, nothing changed",
 			path);
 	if (ret < 0)
 		return 1;
@@ -132,7 +132,7 @@ static int export_del(const char *arg)
 		return 1;
 	ret = nr_exports_del(path);
 	if (ret == -EINTR)
-		nr_diag(NULL, "export del %s: interrupted, nothing changed",
+		rc_diag(NULL, "export del %s: interrupted, nothing changed",
 			path);
 	if (ret < 0)
 		return 1;
@@ -148,7 +148,7 @@ static int export_list(void)
 
 	ret = nr_exports_load_all(&t);
 	if (ret) {
-		nr_call_err(ret, "reading /etc/exports and /etc/exports.d");
+		rc_call_err(ret, "reading /etc/exports and /etc/exports.d");
 		return 1;
 	}
 	for (i = 0; (e = nr_exports_get(t, i)); i++)
@@ -187,7 +187,7 @@ int nr_cmd_export(int argc, char **argv)
 				    "[--options LIST]', 'del PATH' or 'list'",
 				    NULL);
 	if (!clients) {
-		nr_diag("add --clients, e.g. --clients 198.18.0.0/24 "
+		rc_diag("add --clients, e.g. --clients 198.18.0.0/24 "
 			"(--clients '*' exports to everyone)",
 			"export add %s: no --clients given", argv[optind]);
 		return 2;

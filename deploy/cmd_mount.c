@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "log.h"
+#include "rc_log.h"
 #include "nfsmount.h"
 #include "sysfile.h"
 
@@ -37,7 +37,7 @@ static int tidy_mountpoint(const char *cmd, const char *mp, char *out,
 		ret = nr_path_tidy(real ? real : mp, out, len);
 	free(real);
 	if (ret)
-		nr_diag("give the mountpoint's absolute path",
+		rc_diag("give the mountpoint's absolute path",
 			"%s: mountpoint '%.200s': %s", cmd, mp, strerror(-ret));
 	return ret;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "log.h"
+#include "rc_log.h"
 #include "status.h"
 
 static const char *s(struct json_object *o, const char *key)
@@ -80,7 +80,7 @@ int nr_cmd_status(int argc, char **argv)
 		return nr_bad_usage("status: expected [--json]", NULL);
 	st = nr_status_collect();
 	if (!st) {
-		nr_diag(NULL, "status: out of memory");
+		rc_diag(NULL, "status: out of memory");
 		return 1;
 	}
 	if (json)

@@ -8,7 +8,7 @@
 
 #include "etab.h"
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 
 int nr_etab_reload(void)
@@ -20,7 +20,7 @@ int nr_etab_reload(void)
 	if (ret == 0)
 		return 0;
 	if (ret > 0)
-		nr_diag("run 'exportfs -rav' to see which line it rejects",
+		rc_diag("run 'exportfs -rav' to see which line it rejects",
 			"exportfs -ra failed (status %d)", ret);
 	return ret < 0 ? ret : -EIO;
 }
@@ -30,7 +30,7 @@ static int load(struct nr_exports **tp)
 	int ret = nr_exports_load(NR_ETAB, tp);
 
 	if (ret)
-		nr_call_err(ret, "reading %s", NR_ETAB);
+		rc_call_err(ret, "reading %s", NR_ETAB);
 	return ret;
 }
 

@@ -14,7 +14,7 @@
 
 #include "etab.h"
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 #include "sigdefer.h"
 #include "sysfile.h"
 
@@ -109,7 +109,7 @@ static int load_stream(struct nr_exports *t, FILE *f, const char *abs)
 			ret = 0;
 			continue;
 		}
-		nr_diag("correct the line (exports(5)), then run 'exportfs -ra'",
+		rc_diag("correct the line (exports(5)), then run 'exportfs -ra'",
 			"%s:%d: %s", abs, first,
 			-ret < (int)(sizeof(why) / sizeof(why[0])) && why[-ret]
 				? why[-ret]
@@ -216,7 +216,7 @@ static int lock_exports(void)
 		return ret;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		ret = -errno;
-		nr_call_err(ret, "mkdir(%s)", dir);
+		rc_call_err(ret, "mkdir(%s)", dir);
 		return ret;
 	}
 	return nr_file_lock(NR_EXPORTS_LOCK);
@@ -332,7 +332,7 @@ static int add_entry(struct nr_exports *t, const struct export_edit *x)
 		return 0;
 	if (!e) {
 		if (t->n == NR_EXPORTS_MAX) {
-			nr_diag("delete unused exports first",
+			rc_diag("delete unused exports first",
 				"%s already has %d entries", NR_EXPORTS_FILE,
 				NR_EXPORTS_MAX);
 			return -ENOSPC;
@@ -370,7 +370,7 @@ static int check_table(const struct nr_exports *t)
 		    nr_export_check_options(t->e[i].options) ||
 		    nr_export_check_entry(t->e[i].path, t->e[i].client,
 					  t->e[i].options)) {
-			nr_diag("correct or delete that entry in the file; "
+			rc_diag("correct or delete that entry in the file; "
 				"nfsrdma rewrites it on every change",
 				"%s: the entry for %s to %s is not one nfsrdma "
 				"would write",
@@ -387,7 +387,7 @@ static int edit_table(const struct snapshot *s, const struct export_edit *x)
 
 	ret = table_from(s, &t);
 	if (ret) {
-		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+		rc_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 		return ret;
 	}
 	ret = check_table(t);
@@ -413,7 +413,7 @@ static int edit_file(const struct export_edit *x)
 		return lock;
 	ret = snapshot_take(&s);
 	if (ret)
-		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+		rc_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 	else
 		ret = edit_table(&s, x);
 	free(s.data);
@@ -448,11 +448,11 @@ static int check_applied(const struct export_edit *x)
 	if (ret < 0 || ret == want)
 		return ret < 0 ? ret : 0;
 	if (want)
-		nr_diag("run 'exportfs -rav' and read its warnings",
+		rc_diag("run 'exportfs -rav' and read its warnings",
 			"export %s to %s is not in %s after exportfs -ra",
 			x->path, x->client, NR_ETAB);
 	else
-		nr_diag("remove it from /etc/exports or other "
+		rc_diag("remove it from /etc/exports or other "
 			"/etc/exports.d files",
 			"%s is still exported after exportfs -ra: another "
 			"exports file lists it",
@@ -473,13 +473,13 @@ static int roll_back(const struct snapshot *s, int changed, const char *path,
 
 	ret = changed ? snapshot_restore(s) : 0;
 	if (ret) {
-		nr_call_err(ret, "putting %s back", NR_EXPORTS_FILE);
+		rc_call_err(ret, "putting %s back", NR_EXPORTS_FILE);
 		return ret;
 	}
 	nr_etab_reload();
 	ret = nr_etab_describe(path, &after);
 	if (!ret && strcmp(before, after)) {
-		nr_diag("compare 'exportfs -v' with the exports files and run "
+		rc_diag("compare 'exportfs -v' with the exports files and run "
 			"'exportfs -ra'",
 			"%s was put back, but the export table for %s is not "
 			"what it was before",
@@ -498,7 +498,7 @@ static int commit_locked(const struct export_edit *x)
 
 	ret = snapshot_take(&s);
 	if (ret)
-		nr_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+		rc_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 	if (!ret)
 		ret = nr_etab_describe(x->path, &before);
 	if (!ret && nr_sigdefer_pending())
@@ -516,7 +516,7 @@ static int commit_locked(const struct export_edit *x)
 		goto out;
 	}
 	if (roll_back(&s, changed, x->path, before) == 0)
-		nr_diag(NULL, "%s and the export table for %s are as they were",
+		rc_diag(NULL, "%s and the export table for %s are as they were",
 			NR_EXPORTS_FILE, x->path);
 	else
 		ret = -ENOTRECOVERABLE; /* said by roll_back */

@@ -9,7 +9,7 @@
 
 #include "exports.h"
 #include "octal.h"
-#include "log.h"
+#include "rc_log.h"
 
 static void copy(char *dst, size_t size, const char *src)
 {
@@ -72,7 +72,7 @@ static int strict_uint(const char *s, unsigned long max)
 
 static int bad_client(const char *spec, const char *why)
 {
-	nr_diag("give a host name, an IPv4 or IPv6 address or CIDR "
+	rc_diag("give a host name, an IPv4 or IPv6 address or CIDR "
 		"(198.18.0.0/24, fd18::/64), a wildcard (*.lab), @netgroup, "
 		"or '*' for everyone",
 		"client spec '%s' is not valid: %s", spec, why);
@@ -194,7 +194,7 @@ static int in_list(const char *const *list, const char *s, size_t n)
 
 static int bad_option(const char *opt, const char *why)
 {
-	nr_diag("use options from exports(5), e.g. rw,sync,no_subtree_check",
+	rc_diag("use options from exports(5), e.g. rw,sync,no_subtree_check",
 		"export option '%s': %s", opt, why);
 	return -EINVAL;
 }
@@ -383,7 +383,7 @@ int nr_export_check_entry(const char *path, const char *client,
 	/* exportfs decodes "\ooo" in the bytes it has already decoded, so a
 	 * backslash followed by digits would be read as another byte. */
 	if (strchr(path, '\\')) {
-		nr_diag("rename the folder, or export one above it",
+		rc_diag("rename the folder, or export one above it",
 			"export path '%.200s' has a backslash, which exportfs "
 			"cannot read back unchanged",
 			path);
@@ -391,7 +391,7 @@ int nr_export_check_entry(const char *path, const char *client,
 	}
 
 	if (n > NR_EXPORT_PATH_MAX) {
-		nr_diag("export a shorter path (a bind mount of it, for "
+		rc_diag("export a shorter path (a bind mount of it, for "
 			"example)",
 			"export path '%.40s...' is %zu bytes: exportfs reads "
 			"paths of at most %d",
@@ -401,7 +401,7 @@ int nr_export_check_entry(const char *path, const char *client,
 	/* exportfs reads CLIENT(OPTIONS) as one token of at most 511 bytes
 	 * and drops a longer one with the rest of the line. */
 	if (strlen(client) + strlen(options) + 2 > NR_EXPORT_TOKEN_MAX) {
-		nr_diag("use fewer options, or a CIDR instead of a long name",
+		rc_diag("use fewer options, or a CIDR instead of a long name",
 			"export %s to %s: '%s(%s)' is longer than the %d bytes "
 			"exportfs reads",
 			path, client, client, options, NR_EXPORT_TOKEN_MAX);

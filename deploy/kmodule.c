@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "kmodule.h"
-#include "log.h"
+#include "rc_log.h"
 
 int nr_module_present(const char *name)
 {
@@ -28,7 +28,7 @@ int nr_module_load(const char *name, const char *why)
 
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {
-		nr_diag("check that /lib/modules/$(uname -r) exists",
+		rc_diag("check that /lib/modules/$(uname -r) exists",
 			"kernel module %s (%s): libkmod cannot open the module "
 			"folder",
 			name, why);
@@ -41,7 +41,7 @@ int nr_module_load(const char *name, const char *why)
 			 "install the kernel modules package for %s "
 			 "(linux-image-%s)",
 			 u.release, u.release);
-		nr_diag(fix,
+		rc_diag(fix,
 			"kernel module %s (%s) does not exist for kernel %s",
 			name, why, u.release);
 		ret = ret < 0 ? ret : -ENOENT;
@@ -66,13 +66,13 @@ int nr_module_load(const char *name, const char *why)
 			snprintf(fix, sizeof(fix),
 				 "remove 'blacklist %s' from /etc/modprobe.d",
 				 kmod_module_get_name(mod));
-			nr_diag(fix,
+			rc_diag(fix,
 				"kernel module %s (%s) is blacklisted: it was "
 				"not loaded",
 				kmod_module_get_name(mod), why);
 			ret = -EPERM;
 		} else if (ret < 0) {
-			nr_call_err(ret, "loading kernel module %s (%s)",
+			rc_call_err(ret, "loading kernel module %s (%s)",
 				    kmod_module_get_name(mod), why);
 		}
 		kmod_module_unref(mod);

@@ -7,7 +7,7 @@
 
 #include "kmodule.h"
 #include "link.h"
-#include "log.h"
+#include "rc_log.h"
 #include "rdmanl.h"
 
 #define NR_MAX_LINKS 64
@@ -64,7 +64,7 @@ int nr_link_list(struct nr_link *links, int max)
 				       nr_rdmanl_next_seq(nl));
 	ret = nr_rdmanl_request(nl, msg, len, dev_cb, &d);
 	if (ret) {
-		nr_call_err(ret, "RDMA netlink device dump");
+		rc_call_err(ret, "RDMA netlink device dump");
 		goto out;
 	}
 	for (i = 0; i < d.n; i++) {
@@ -73,7 +73,7 @@ int nr_link_list(struct nr_link *links, int max)
 						links[i].index);
 		ret = nr_rdmanl_request(nl, msg, len, port_cb, &links[i]);
 		if (ret) {
-			nr_call_err(ret, "RDMA netlink port dump of %s",
+			rc_call_err(ret, "RDMA netlink port dump of %s",
 				    links[i].name);
 			goto out;
 		}
@@ -142,7 +142,7 @@ static int nr_link_add_conflict(const struct nr_link *links, int n,
 		snprintf(fix, sizeof(fix),
 			 "choose another name, or 'nfsrdma link del %s' first",
 			 name);
-		nr_diag(fix, "link %s: the name is taken by a device on '%s'",
+		rc_diag(fix, "link %s: the name is taken by a device on '%s'",
 			name, links[i].netdev);
 		return -ENFILE;
 	}
@@ -151,7 +151,7 @@ static int nr_link_add_conflict(const struct nr_link *links, int n,
 		snprintf(fix, sizeof(fix),
 			 "use %s, or 'nfsrdma link del %s' first",
 			 links[i].name, links[i].name);
-		nr_diag(fix, "link %s: %s already carries RDMA device %s", name,
+		rc_diag(fix, "link %s: %s already carries RDMA device %s", name,
 			netdev, links[i].name);
 		return -EEXIST;
 	}
@@ -175,7 +175,7 @@ static int nr_link_add_request(const char *name, const char *netdev)
 	nr_rdmanl_close(&nl);
 	if (ret) {
 		cause = nr_link_add_cause(ret);
-		nr_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
+		rc_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
 				      : "see the cause above",
 			"link add %s type rxe netdev %s failed: %s (%s)", name,
 			netdev, cause ? cause : "unexpected error",
@@ -191,7 +191,7 @@ int nr_link_add(const char *name, const char *netdev)
 	int n, i, ret;
 
 	if (!name[0] || strlen(name) >= IB_DEVICE_NAME_MAX) {
-		nr_diag("pick a name of 1 to 63 characters, e.g. rxe0",
+		rc_diag("pick a name of 1 to 63 characters, e.g. rxe0",
 			"link name '%s' is not a valid RDMA device name", name);
 		return -EINVAL;
 	}
@@ -199,7 +199,7 @@ int nr_link_add(const char *name, const char *netdev)
 		snprintf(fix, sizeof(fix),
 			 "name an existing interface (see 'ip link'), not '%s'",
 			 netdev);
-		nr_diag(fix, "link %s: network device %s does not exist", name,
+		rc_diag(fix, "link %s: network device %s does not exist", name,
 			netdev);
 		return -ENODEV;
 	}
@@ -224,7 +224,7 @@ int nr_link_add(const char *name, const char *netdev)
 	n = nr_link_list(links, NR_MAX_LINKS);
 	i = n < 0 ? -1 : find(links, n, name, NULL);
 	if (i < 0 || strcmp(links[i].netdev, netdev)) {
-		nr_diag("check 'dmesg' for rdma_rxe messages",
+		rc_diag("check 'dmesg' for rdma_rxe messages",
 			"link %s: the kernel accepted it but does not list it "
 			"on %s",
 			name, netdev);
@@ -257,7 +257,7 @@ int nr_link_del(const char *name)
 	ret = nr_rdmanl_request(nl, msg, len, NULL, NULL);
 	nr_rdmanl_close(&nl);
 	if (ret) {
-		nr_diag(ret == -EPERM ? "run as root"
+		rc_diag(ret == -EPERM ? "run as root"
 				      : "only links made by 'link add' (rxe, "
 					"siw) can be deleted",
 			"link del %s failed: %s", name, strerror(-ret));

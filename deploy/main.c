@@ -12,7 +12,7 @@
 
 #include "cmd.h"
 #include "link.h"
-#include "log.h"
+#include "rc_log.h"
 #include "sigdefer.h"
 #include "doctor.h"
 #include "nfsd.h"
@@ -42,7 +42,7 @@ int nr_need_root(const char *what)
 {
 	if (geteuid() == 0)
 		return 0;
-	nr_diag("run it as root (sudo nfsrdma ...)",
+	rc_diag("run it as root (sudo nfsrdma ...)",
 		"%s needs root: it changes kernel state", what);
 	return -EPERM;
 }
@@ -226,6 +226,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	rc_log_init("nfsrdma");
 	/* Children (exportfs, rpc.mountd) inherit stdout: flush in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2 || !strcmp(argv[1], "help") ||

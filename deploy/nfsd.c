@@ -14,7 +14,7 @@
 #include <rpc/pmap_clnt.h>
 
 #include "kmodule.h"
-#include "log.h"
+#include "rc_log.h"
 #include "nfsd.h"
 #include "sigdefer.h"
 #include "spawn.h"
@@ -40,7 +40,7 @@ int nr_nfsd_versions_line(const char *list, char *out, size_t len)
 			if (!strcmp(tok, known[i]))
 				break;
 		if (i == 4) {
-			nr_diag("use a comma-separated list of 3, 4, 4.1, 4.2",
+			rc_diag("use a comma-separated list of 3, 4, 4.1, 4.2",
 				"NFS version '%s' in --versions '%s' is not "
 				"one the server offers",
 				tok, list);
@@ -51,7 +51,7 @@ int nr_nfsd_versions_line(const char *list, char *out, size_t len)
 		v4 |= i > 0;
 	}
 	if (!any) {
-		nr_diag("name at least one of 3, 4, 4.1, 4.2",
+		rc_diag("name at least one of 3, 4, 4.1, 4.2",
 			"--versions '%s' enables no NFS version", list);
 		return -EINVAL;
 	}
@@ -143,7 +143,7 @@ static int mount_nfsd_fs(int *mounted)
 		return ret < 0 ? ret : 0;
 	if (mount("nfsd", NR_NFSD_DIR, "nfsd", 0, NULL)) {
 		ret = -errno;
-		nr_call_err(ret, "mount(nfsd, %s, nfsd)", NR_NFSD_DIR);
+		rc_call_err(ret, "mount(nfsd, %s, nfsd)", NR_NFSD_DIR);
 		return ret;
 	}
 	*mounted = 1;
@@ -158,7 +158,7 @@ static int write_ctl(const char *file, const char *value, const char *what)
 	snprintf(path, sizeof(path), "%s/%s", NR_NFSD_DIR, file);
 	ret = nr_file_write(path, value);
 	if (ret)
-		nr_call_err(ret, "nfsd %s: write(%s, \"%.*s\")", what, path,
+		rc_call_err(ret, "nfsd %s: write(%s, \"%.*s\")", what, path,
 			    (int)strcspn(value, "\n"), value);
 	return ret;
 }
@@ -205,7 +205,7 @@ static int add_tcp(int port)
 				 "stop whatever listens on TCP port %d (ss "
 				 "-ltnp)",
 				 port);
-			nr_diag(fix, "nfsd TCP listener: port %d: %s", port,
+			rc_diag(fix, "nfsd TCP listener: port %d: %s", port,
 				strerror(-fd));
 			return fd;
 		}
@@ -213,7 +213,7 @@ static int add_tcp(int port)
 		ret = nr_file_write(NR_NFSD_DIR "/portlist", fdstr);
 		close(fd);
 		if (ret == -ECONNREFUSED) {
-			nr_diag("start rpcbind, or leave NFSv3 out of "
+			rc_diag("start rpcbind, or leave NFSv3 out of "
 				"--versions",
 				"nfsd TCP listener: the kernel could not "
 				"register NFSv3 with rpcbind (%s)",
@@ -221,7 +221,7 @@ static int add_tcp(int port)
 			return ret;
 		}
 		if (ret) {
-			nr_call_err(ret, "nfsd TCP listener: write(portlist, "
+			rc_call_err(ret, "nfsd TCP listener: write(portlist, "
 					 "fd)");
 			return ret;
 		}
@@ -237,16 +237,16 @@ static int add_rdma(int port)
 	snprintf(line, sizeof(line), "rdma %d\n", port);
 	ret = nr_file_write(NR_NFSD_DIR "/portlist", line);
 	if (ret == -EPROTONOSUPPORT)
-		nr_diag("check 'modinfo rpcrdma' and that no /etc/modprobe.d "
+		rc_diag("check 'modinfo rpcrdma' and that no /etc/modprobe.d "
 			"file blacklists rpcrdma or svcrdma",
 			"nfsd RDMA listener on port %d: the kernel has no "
 			"svcrdma transport (module rpcrdma cannot load)",
 			port);
 	else if (ret == -EADDRINUSE)
-		nr_diag("pick another --rdma-port or stop its user",
+		rc_diag("pick another --rdma-port or stop its user",
 			"nfsd RDMA listener: port %d is in use", port);
 	else if (ret)
-		nr_call_err(ret,
+		rc_call_err(ret,
 			    "nfsd RDMA listener: write(portlist, \"rdma "
 			    "%d\")",
 			    port);
@@ -285,7 +285,7 @@ static int exportfs_sync(void)
 	int ret = nr_spawn_wait(argv);
 
 	if (ret)
-		nr_diag("run 'exportfs -rv' to see the complaint",
+		rc_diag("run 'exportfs -rv' to see the complaint",
 			"exportfs -r failed (status %d)", ret);
 	return ret ? -EIO : 0;
 }
@@ -308,7 +308,7 @@ static int check_mountd_registered(void)
 	snprintf(fix, sizeof(fix),
 		 "restart it: kill %d, then nfsrdma server start again",
 		 (int)pid);
-	nr_diag(fix,
+	rc_diag(fix,
 		"rpc.mountd (pid %d) runs but rpcbind does not know it (it "
 		"started before rpcbind, for NFSv4 only): NFSv3 clients would "
 		"get \"program not available\"",
@@ -340,16 +340,16 @@ static void undo_start(const struct nfsd_undo *u)
 	if (u->mounted_fs && umount2(NR_NFSD_DIR, 0))
 		bad = 1;
 	if (bad)
-		nr_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
+		rc_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
 			"could not undo all of the partial nfsd start");
 	else if (u->was_running == 1 && u->changed)
-		nr_diag("run 'nfsrdma server status'; 'nfsrdma server stop' "
+		rc_diag("run 'nfsrdma server status'; 'nfsrdma server stop' "
 			"drops them with the server",
 			"server start: nfsd was already running and keeps what "
 			"this start added: the kernel cannot drop one listener "
 			"alone");
 	else
-		nr_diag(NULL, "server start: undone, the NFS server is as it "
+		rc_diag(NULL, "server start: undone, the NFS server is as it "
 			      "was before");
 }
 
@@ -365,7 +365,7 @@ static int check_started(const struct nr_nfsd_req *req)
 	if (st.has_rdma && st.threads > 0)
 		return 0;
 	nr_file_read(NR_NFSD_DIR "/portlist", portlist, sizeof(portlist));
-	nr_diag("check 'dmesg' for svcrdma errors",
+	rc_diag("check 'dmesg' for svcrdma errors",
 		"nfsd: after start the portlist has no 'rdma %d' (has: %s) or "
 		"no threads (%d)",
 		req->rdma_port, portlist, st.threads);
@@ -384,7 +384,7 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 
 	ret = nr_nfsd_read_state(req->rdma_port, &st);
 	if (ret) {
-		nr_call_err(ret, "reading %s/portlist", NR_NFSD_DIR);
+		rc_call_err(ret, "reading %s/portlist", NR_NFSD_DIR);
 		return ret;
 	}
 	u->was_running = st.running;
@@ -435,7 +435,7 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	if (!ret && persist)
 		ret = nr_nfsd_persist(req->rdma_port);
 	if (ret == -EINTR)
-		nr_diag(NULL, "server start: interrupted");
+		rc_diag(NULL, "server start: interrupted");
 	if (ret && lock >= 0)
 		undo_start(&u);
 	if (!ret)
@@ -474,7 +474,7 @@ int nr_nfsd_stop(void)
 		return ret;
 	ret = nr_nfsd_read_state(0, &st);
 	if (!ret && (st.running || st.threads)) {
-		nr_diag("look for nfsd users in 'dmesg'",
+		rc_diag("look for nfsd users in 'dmesg'",
 			"nfsd still has listeners or threads after stop");
 		return -EBUSY;
 	}
@@ -519,7 +519,7 @@ int nr_nfsd_persist(int rdma_port)
 		return ret;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		ret = -errno;
-		nr_call_err(ret, "mkdir(%s)", dir);
+		rc_call_err(ret, "mkdir(%s)", dir);
 		return ret;
 	}
 	n = snprintf(

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "kmodule.h"
-#include "log.h"
+#include "rc_log.h"
 #include "mounts.h"
 #include "nfsmount.h"
 #include "probe.h"
@@ -41,7 +41,7 @@ int nr_mount_split(const char *spec, char *server, size_t slen, char *path,
 	}
 	if (!colon || colon == spec || colon[1] != '/' ||
 	    strlen(colon + 1) >= plen) {
-		nr_diag("write it as SERVER:/path, e.g. 198.18.0.1:/srv/x "
+		rc_diag("write it as SERVER:/path, e.g. 198.18.0.1:/srv/x "
 			"([fd18::1]:/srv/x for IPv6)",
 			"'%s' is not SERVER:/PATH", spec);
 		return -EINVAL;
@@ -58,14 +58,14 @@ const char *nr_mount_fstype(const char *vers)
 int nr_mount_check(const struct nr_mount_req *req)
 {
 	if (strcmp(req->proto, "rdma") && strcmp(req->proto, "tcp")) {
-		nr_diag("use --proto rdma or --proto tcp",
+		rc_diag("use --proto rdma or --proto tcp",
 			"mount protocol '%s' is not supported", req->proto);
 		return -EINVAL;
 	}
 	if (strcmp(req->vers, "3") && strcmp(req->vers, "4") &&
 	    strcmp(req->vers, "4.0") && strcmp(req->vers, "4.1") &&
 	    strcmp(req->vers, "4.2")) {
-		nr_diag("use --vers 3, 4.0, 4.1 or 4.2",
+		rc_diag("use --vers 3, 4.0, 4.1 or 4.2",
 			"NFS version '%s' is not supported", req->vers);
 		return -EINVAL;
 	}
@@ -134,7 +134,7 @@ static int resolve(const char *server, int port, char *addr, size_t alen,
 	snprintf(portstr, sizeof(portstr), "%d", port);
 	ret = getaddrinfo(server, portstr, &hints, &ai);
 	if (ret) {
-		nr_diag("check the server name, or give its IP address",
+		rc_diag("check the server name, or give its IP address",
 			"server '%s' cannot be resolved: %s", server,
 			gai_strerror(ret));
 		return -EHOSTUNREACH;
@@ -145,7 +145,7 @@ static int resolve(const char *server, int port, char *addr, size_t alen,
 			 clientaddr, clen);
 	freeaddrinfo(ai);
 	if (ret)
-		nr_diag("check 'ip route get' for the server address",
+		rc_diag("check 'ip route get' for the server address",
 			"no route from this host to server %s (%s): %s", server,
 			addr, strerror(-ret));
 	return ret;
@@ -216,7 +216,7 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 	switch (-err) {
 	case EINVAL:
 		if (rdma && strstr(msg, "transport")) {
-			nr_diag("load it: modprobe rpcrdma (and remove any "
+			rc_diag("load it: modprobe rpcrdma (and remove any "
 				"blacklist of rpcrdma/xprtrdma)",
 				"mount %s: this client has no RDMA transport "
 				"for NFS (%s)",
@@ -226,7 +226,7 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 		break;
 	case EPROTO:
 		if (rdma) {
-			nr_diag("create one on the interface toward the "
+			rc_diag("create one on the interface toward the "
 				"server: nfsrdma link add rxe0 NETDEV",
 				"mount %s: no RDMA device on the route to %s",
 				req->spec, server);
@@ -238,7 +238,7 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 			 "on %s run 'nfsrdma server start%s' or pass the "
 			 "right --port",
 			 server, rdma ? "" : " (it listens on TCP 2049)");
-		nr_diag(fix, "mount %s: %s refuses %s connections on port %d",
+		rc_diag(fix, "mount %s: %s refuses %s connections on port %d",
 			req->spec, server, req->proto,
 			req->port ? req->port : (rdma ? 20049 : 2049));
 		return;
@@ -248,7 +248,7 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 			 "on %s: nfsrdma export add PATH --clients %s (see "
 			 "'nfsrdma probe %s')",
 			 server, clientaddr, req->spec);
-		nr_diag(fix,
+		rc_diag(fix,
 			"mount %s: the server does not export it to this "
 			"client (%s)",
 			req->spec, clientaddr);
@@ -256,23 +256,23 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 	case ENOENT:
 		snprintf(fix, sizeof(fix), "list the exports: nfsrdma probe %s",
 			 server);
-		nr_diag(fix, "mount %s: the server has no such export%s%s",
+		rc_diag(fix, "mount %s: the server has no such export%s%s",
 			req->spec, msg[0] ? ": " : "", msg);
 		return;
 	case ETIMEDOUT:
 	case EHOSTUNREACH:
 	case ENETUNREACH:
-		nr_diag("check the address, the link and the server",
+		rc_diag("check the address, the link and the server",
 			"mount %s: server %s does not answer (%s)", req->spec,
 			server, strerror(-err));
 		return;
 	case EBUSY:
-		nr_diag("umount it first, or pick another mountpoint",
+		rc_diag("umount it first, or pick another mountpoint",
 			"mount %s: mountpoint %s is busy", req->spec,
 			req->mountpoint);
 		return;
 	}
-	nr_diag("see 'dmesg' for the kernel's NFS messages",
+	rc_diag("see 'dmesg' for the kernel's NFS messages",
 		"mount %s on %s failed: %s%s%s", req->spec, req->mountpoint,
 		strerror(-err), msg[0] ? ": " : "", msg);
 }
@@ -297,7 +297,7 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 	if (stat(req->mountpoint, &st) || !S_ISDIR(st.st_mode)) {
 		snprintf(fix, sizeof(fix), "create it: mkdir -p '%s'",
 			 req->mountpoint);
-		nr_diag(fix, "mountpoint %s %s", req->mountpoint,
+		rc_diag(fix, "mountpoint %s %s", req->mountpoint,
 			errno == ENOENT ? "does not exist"
 					: "is not a directory");
 		return -ENOENT;
@@ -313,7 +313,7 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 		return 1;
 	}
 	snprintf(fix, sizeof(fix), "nfsrdma umount %s first", req->mountpoint);
-	nr_diag(fix, "mountpoint %s is busy: %s (%s%s%s) is mounted there",
+	rc_diag(fix, "mountpoint %s is busy: %s (%s%s%s) is mounted there",
 		req->mountpoint, m.source, m.fstype, proto[0] ? ", proto=" : "",
 		proto);
 	return -EBUSY;
@@ -359,7 +359,7 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 		 "unmount it first (nfsrdma umount %s): mount the two "
 		 "protocols one after the other",
 		 c.found.mountpoint);
-	nr_diag(fix,
+	rc_diag(fix,
 		"mount %s over %s: %s is already mounted over %s on %s, and "
 		"the kernel would reuse that NFSv4 client and its transport",
 		req->spec, req->proto, c.found.source, c.found_proto,
@@ -406,7 +406,7 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 	if (nr_probe_tcp(strchr(addr, ':') ? "::1" : "127.0.0.1", RPCBIND_PORT,
 			 2000) == -ECONNREFUSED &&
 	    !(req->extra && strstr(req->extra, "nolock"))) {
-		nr_diag("start it: rpcbind (or mount with -o nolock, and no "
+		rc_diag("start it: rpcbind (or mount with -o nolock, and no "
 			"locks cross hosts)",
 			"mount %s: this client runs no rpcbind, so the kernel's "
 			"NFSv3 lock manager could not start (the refusal is "
@@ -419,7 +419,7 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 			 "on %s run 'nfsrdma server start' (it starts rpcbind "
 			 "for NFSv3)",
 			 server);
-		nr_diag(fix,
+		rc_diag(fix,
 			"mount %s: %s runs no rpcbind (TCP port 111 refused), "
 			"and NFSv3's MOUNT call asks it where mountd is",
 			req->spec, server);
@@ -493,7 +493,7 @@ int nr_mount(const struct nr_mount_req *req)
 		snprintf(got, sizeof(got), "2049");
 	snprintf(want, sizeof(want), "%d", port);
 	if (ret <= 0 || !same_proto(proto, req->proto) || strcmp(got, want)) {
-		nr_diag("see 'dmesg'; the kernel did not keep proto/port",
+		rc_diag("see 'dmesg'; the kernel did not keep proto/port",
 			"mounted %s on %s, but the mount table shows "
 			"proto=%s port=%s, not %s port %s",
 			src, req->mountpoint, proto[0] ? proto : "?",
@@ -514,7 +514,7 @@ int nr_umount(const char *mountpoint)
 
 	ret = nr_mounts_find(mountpoint, &m);
 	if (ret < 0) {
-		nr_call_err(ret, "reading /proc/mounts");
+		rc_call_err(ret, "reading /proc/mounts");
 		return ret;
 	}
 	if (ret == 0) {
@@ -528,9 +528,9 @@ int nr_umount(const char *mountpoint)
 			 "retry",
 			 mountpoint);
 		if (ret == -EBUSY)
-			nr_diag(fix, "umount %s: it is busy", mountpoint);
+			rc_diag(fix, "umount %s: it is busy", mountpoint);
 		else
-			nr_call_err(ret, "umount2(%s)", mountpoint);
+			rc_call_err(ret, "umount2(%s)", mountpoint);
 		return ret;
 	}
 	printf("unmounted %s (%s)\n", mountpoint, m.source);

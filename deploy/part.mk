@@ -1,5 +1,5 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
-NR_LIB_SRCS := deploy/log.c deploy/sysfile.c deploy/rdmanl.c \
+NR_LIB_SRCS := deploy/sysfile.c deploy/rdmanl.c \
 	deploy/kmodule.c deploy/link.c deploy/spawn.c deploy/nfsd.c \
 	deploy/exports.c deploy/exportfile.c deploy/etab.c deploy/sigdefer.c \
 	deploy/mounts.c deploy/nfsmount.c deploy/status.c deploy/probe.c \
@@ -13,7 +13,7 @@ $(B)/deploy/nfsd.o: CPPFLAGS += $(shell pkg-config --cflags libtirpc)
 
 PROGRAMS += $(B)/nfsrdma
 
-$(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o)
+$(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o) $(RC_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS)
 
 # Host unit tests: pure encoders and writers against a temporary root.
@@ -32,5 +32,6 @@ $(B)/deploy/sysfile-test.o: deploy/sysfile.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -DNR_TEST_BUILD -c -o $@ $<
 
-$(NR_TESTS): $(B)/tests/deploy/test-%: $(B)/tests/deploy/test-%.o $(NR_TEST_LIB_OBJS)
+$(NR_TESTS): $(B)/tests/deploy/test-%: $(B)/tests/deploy/test-%.o \
+		$(NR_TEST_LIB_OBJS) $(RC_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NR_LIBS) -lcmocka

@@ -12,7 +12,7 @@
 #include <nfsc/libnfs.h>
 #include <nfsc/libnfs-raw-mount.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "nfsmount.h"
 #include "probe.h"
 
@@ -93,7 +93,7 @@ int nr_probe(const char *spec)
 			 "check the address and that rpcbind runs on %s "
 			 "('nfsrdma server start' starts it)",
 			 server);
-		nr_diag(fix, "probe %s: rpcbind (TCP 111) does not answer: %s",
+		rc_diag(fix, "probe %s: rpcbind (TCP 111) does not answer: %s",
 			server, strerror(-ret));
 		return ret;
 	}
@@ -119,7 +119,7 @@ int nr_probe(const char *spec)
 		snprintf(fix, sizeof(fix),
 			 "on %s: nfsrdma export add %s --clients <this host>",
 			 server, path);
-		nr_diag(fix, "probe %s:%s: the server refuses it: %s", server,
+		rc_diag(fix, "probe %s:%s: the server refuses it: %s", server,
 			path, nfs_get_error(nfs));
 		list_exports(server, ex);
 		ret = -EACCES;

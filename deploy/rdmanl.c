@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "rdmanl.h"
 
 struct nr_rdmanl {
@@ -208,14 +208,14 @@ int nr_rdmanl_open(struct nr_rdmanl **nlp)
 	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
 	if (nl->fd < 0) {
 		ret = -errno;
-		nr_call_err(ret, "socket(AF_NETLINK, NETLINK_RDMA)");
+		rc_call_err(ret, "socket(AF_NETLINK, NETLINK_RDMA)");
 		free(nl);
 		return ret;
 	}
 	if (bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    getsockname(nl->fd, (struct sockaddr *)&sa, &salen)) {
 		ret = -errno;
-		nr_call_err(ret, "bind(NETLINK_RDMA)");
+		rc_call_err(ret, "bind(NETLINK_RDMA)");
 		close(nl->fd);
 		free(nl);
 		return ret;
@@ -252,7 +252,7 @@ int nr_rdmanl_request(struct nr_rdmanl *nl, const void *msg, size_t len,
 	if (sendto(nl->fd, msg, len, 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) < 0) {
 		ret = -errno;
-		nr_call_err(ret, "sendto(NETLINK_RDMA)");
+		rc_call_err(ret, "sendto(NETLINK_RDMA)");
 		return ret;
 	}
 	while (!done) {
@@ -264,7 +264,7 @@ int nr_rdmanl_request(struct nr_rdmanl *nl, const void *msg, size_t len,
 			if (errno == EINTR)
 				continue;
 			ret = -errno;
-			nr_call_err(ret, "recv(NETLINK_RDMA)");
+			rc_call_err(ret, "recv(NETLINK_RDMA)");
 			return ret;
 		}
 		left = n;

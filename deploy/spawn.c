@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 #include "sysfile.h"
 
@@ -88,19 +88,19 @@ int nr_spawn_wait(char *const argv[])
 			"install the package that ships %s (nfs-kernel-server, "
 			"nfs-common or rpcbind)",
 			argv[0]);
-		nr_diag(fix, "helper %s: not found in %s", argv[0],
+		rc_diag(fix, "helper %s: not found in %s", argv[0],
 			NR_HELPER_DIRS);
 		return ret;
 	}
 	ret = spawn_clean(&pid, path, argv, clean_env);
 	if (ret) {
-		nr_call_err(ret, "posix_spawn(%s)", path);
+		rc_call_err(ret, "posix_spawn(%s)", path);
 		return -ret;
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;
-			nr_call_err(ret, "waitpid(%s)", path);
+			rc_call_err(ret, "waitpid(%s)", path);
 			return ret;
 		}
 	}
@@ -175,7 +175,7 @@ pid_t nr_daemon_start(char *const argv[], const char *why)
 		 "install nfs-kernel-server/nfs-common/rpcbind and run '%s' to "
 		 "see why",
 		 argv[0]);
-	nr_diag(fix, "%s (%s) did not start (status %d)", argv[0], why, ret);
+	rc_diag(fix, "%s (%s) did not start (status %d)", argv[0], why, ret);
 	return ret < 0 ? ret : -ESRCH;
 }
 
@@ -196,14 +196,14 @@ int nr_daemon_stop(pid_t pid, const char *comm)
 	if (pid <= 0 || !comm_is(pid, comm))
 		return 0;
 	if (kill(pid, SIGTERM) && errno != ESRCH) {
-		nr_call_err(errno, "kill(%d, SIGTERM) (%s)", (int)pid, comm);
+		rc_call_err(errno, "kill(%d, SIGTERM) (%s)", (int)pid, comm);
 		return -errno;
 	}
 	for (i = 0; i < 150 && comm_is(pid, comm); i++)
 		nanosleep(&tick, NULL);
 	if (!comm_is(pid, comm))
 		return 0;
-	nr_diag(NULL, "%s (pid %d) did not stop within 3 s of SIGTERM", comm,
+	rc_diag(NULL, "%s (pid %d) did not stop within 3 s of SIGTERM", comm,
 		(int)pid);
 	return -ETIMEDOUT;
 }

@@ -17,9 +17,10 @@ $(FUZZ_B)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -c -o $@ $<
 
 $(FUZZ_B)/tests/fuzz/fuzz-exports-%.o $(FUZZ_B)/deploy/%.o: \
-	FUZZ_CPPFLAGS = -Ideploy
+	FUZZ_CPPFLAGS = -Ideploy -Icommon
+$(FUZZ_B)/common/%.o: FUZZ_CPPFLAGS = -Icommon
 $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/%.o: FUZZ_CPPFLAGS = -Iengine
-$(FUZZ_B)/tests/fuzz/fuzz-result.o: FUZZ_CPPFLAGS = -Itools
+$(FUZZ_B)/tests/fuzz/fuzz-result.o: FUZZ_CPPFLAGS = -Itools -Icommon
 $(FUZZ_B)/tools/schema.o: $(RDMAIO_SCHEMA)
 $(FUZZ_B)/tools/schema.o: \
 	FUZZ_CPPFLAGS = -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
@@ -27,16 +28,18 @@ $(FUZZ_B)/tools/host.o: FUZZ_CPPFLAGS = -DRDMAIO_VERSION='"fuzz"'
 
 # tools/part.mk is read after this file: its object list is expanded late.
 FUZZ_TOOL_OBJS = $(patsubst $(B)/%,$(FUZZ_B)/%,$(RDMAIO_TOOL_LIB_OBJS))
+FUZZ_RC_OBJS = $(patsubst $(B)/%,$(FUZZ_B)/%,$(RC_OBJS))
 .SECONDEXPANSION:
 .PRECIOUS: $(FUZZ_B)/%.o
 
 $(FUZZ_B)/fuzz-exports-%: $(FUZZ_B)/tests/fuzz/fuzz-exports-%.o \
-		$(FUZZ_B)/deploy/exports.o $(FUZZ_B)/deploy/log.o
+		$(FUZZ_B)/deploy/exports.o $$(FUZZ_RC_OBJS)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 $(FUZZ_B)/fuzz-hello: $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/proto.o
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
-$(FUZZ_B)/fuzz-result: $(FUZZ_B)/tests/fuzz/fuzz-result.o $$(FUZZ_TOOL_OBJS)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ -ljson-c -lcrypto -lm
+$(FUZZ_B)/fuzz-result: $(FUZZ_B)/tests/fuzz/fuzz-result.o $$(FUZZ_TOOL_OBJS) \
+		$$(FUZZ_RC_OBJS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(RC_LIBS) -lcrypto -lm
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)

@@ -10,7 +10,7 @@
 
 #include "baseline.h"
 #include "cpustat.h"
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 #include "strv.h"
 
@@ -59,23 +59,23 @@ int rio_baseline_parse(const char *spec, struct rio_baseline **out)
 
 	*out = NULL;
 	if (!eq) {
-		RIO_ERR("run: --baseline '%s': give NAME=CMD, e.g. 'scp=scp HOST:/srv/FILE %%o' (%%o: the copy it writes on this host)",
-			spec);
+		rc_err("run: --baseline '%s': give NAME=CMD, e.g. 'scp=scp HOST:/srv/FILE %%o' (%%o: the copy it writes on this host)",
+		       spec);
 		return -EINVAL;
 	}
 	if (!good_name(spec, eq - spec)) {
-		RIO_ERR("run: --baseline '%.*s': a name is 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'",
-			(int)(eq - spec), spec, NAME_MAX_LEN);
+		rc_err("run: --baseline '%.*s': a name is 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'",
+		       (int)(eq - spec), spec, NAME_MAX_LEN);
 		return -EINVAL;
 	}
 	if (!eq[1 + strspn(eq + 1, " \t\n")]) {
-		RIO_ERR("run: --baseline %.*s: no command after '='",
-			(int)(eq - spec), spec);
+		rc_err("run: --baseline %.*s: no command after '='",
+		       (int)(eq - spec), spec);
 		return -EINVAL;
 	}
 	if (!has_out(eq + 1)) {
-		RIO_ERR("run: --baseline %.*s: '%s' has no %%o; put %%o where the command writes its copy on this host (rdmaio measures that file, then removes it)",
-			(int)(eq - spec), spec, eq + 1);
+		rc_err("run: --baseline %.*s: '%s' has no %%o; put %%o where the command writes its copy on this host (rdmaio measures that file, then removes it)",
+		       (int)(eq - spec), spec, eq + 1);
 		return -EINVAL;
 	}
 	b = calloc(1, sizeof(*b));
@@ -252,8 +252,8 @@ static void remove_copy(const char *dir, const char *path)
 	if (!lstat(path, &st) && S_ISREG(st.st_mode))
 		unlink(path);
 	if (rmdir(dir))
-		RIO_WARN("--baseline left %s (%s): remove it by hand", dir,
-			 strerror(errno));
+		rc_warn("--baseline left %s (%s): remove it by hand", dir,
+			strerror(errno));
 }
 
 /* A run that could not start still leaves a record: every round has one. */
@@ -265,8 +265,8 @@ static int not_run(const struct rio_baseline *b, struct outcome *o,
 	o->bytes = -1;
 	o->status = -1;
 	json_object_array_add(runs, record(b, none, o));
-	RIO_ERR("run: --baseline %s %s; the result keeps the error instead of its figures",
-		b->name, o->error);
+	rc_err("run: --baseline %s %s; the result keeps the error instead of its figures",
+	       b->name, o->error);
 	return -EIO;
 }
 
@@ -287,8 +287,8 @@ int rio_baseline_run(const struct rio_baseline *b, unsigned timeout_s,
 		json_object_array_add(runs, record(b, argv, &o));
 		ret = o.bytes > 0 ? 0 : -EIO;
 		if (ret)
-			RIO_ERR("run: --baseline %s: '%s' %s (run it by hand to see why); the result keeps the error instead of its figures",
-				b->name, b->cmd, o.error);
+			rc_err("run: --baseline %s: '%s' %s (run it by hand to see why); the result keeps the error instead of its figures",
+			       b->name, b->cmd, o.error);
 	}
 	remove_copy(dir, path ? path : dir);
 	rio_strv_free(argv);

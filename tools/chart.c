@@ -11,7 +11,7 @@
 #include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "report.h"
 #include "result.h"
 #include "spawn.h"
@@ -626,13 +626,13 @@ static int check_path(const char *path, int *svg)
 	const char *ext = strrchr(path, '.');
 
 	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
-		RIO_ERR("plot %s: name must end in .svg or .png (that picks the format)",
-			path);
+		rc_err("plot %s: name must end in .svg or .png (that picks the format)",
+		       path);
 		return -EINVAL;
 	}
 	if (strpbrk(path, "'\n")) {
-		RIO_ERR("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
-			path);
+		rc_err("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
+		       path);
 		return -EINVAL;
 	}
 	*svg = !strcmp(ext, ".svg");
@@ -647,18 +647,18 @@ static int render(const char *script, const char *tmp_out, const char *path)
 	int ret = rio_spawn_run(argv, 2, 120);
 
 	if (ret) {
-		RIO_ERR("plot %s: gnuplot failed (%s); install gnuplot-nox",
-			path,
-			ret < 0 ? strerror(-ret) : "see its message above");
+		rc_err("plot %s: gnuplot failed (%s); install gnuplot-nox",
+		       path,
+		       ret < 0 ? strerror(-ret) : "see its message above");
 		return -EIO;
 	}
 	if (stat(tmp_out, &st) || st.st_size == 0) {
-		RIO_ERR("plot %s: gnuplot wrote no image", path);
+		rc_err("plot %s: gnuplot wrote no image", path);
 		return -EIO;
 	}
 	if (rename(tmp_out, path)) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "rename", "%s, %s", tmp_out, path);
+		rc_call_err(-ret, "rename(%s, %s)", tmp_out, path);
 	}
 	return ret;
 }
@@ -669,7 +669,7 @@ static int temp_file(char *tmpl, int suffix, FILE **f)
 
 	if (fd < 0) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkstemps", "%s", tmpl);
+		rc_call_err(-ret, "mkstemps(%s)", tmpl);
 		return ret;
 	}
 	*f = fdopen(fd, "w");
@@ -689,8 +689,8 @@ static int gather(json_object *doc, struct chart *c, const char *path)
 	if (!ret && !c->n)
 		ret = job_rows(doc, c);
 	if (!ret && !c->n) {
-		RIO_ERR("plot %s: the result has no client job that moved data: nothing to draw",
-			path);
+		rc_err("plot %s: the result has no client job that moved data: nothing to draw",
+		       path);
 		ret = -EINVAL;
 	}
 	if (!ret)

@@ -10,7 +10,7 @@
 #include "hostmap.h"
 #include "host.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "remote.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -75,8 +75,8 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
 		if (!(opt->rate_gbps > 0) ||
 		    (strcmp(ll, "ethernet") && strcmp(ll, "infiniband")) ||
 		    mtu < 256 || mtu > 4096) {
-			RIO_ERR("link: need --link-gbps > 0, --link-layer ethernet|infiniband and --mtu 256..4096 (got %g Gb/s, %s, %d)",
-				opt->rate_gbps, ll, mtu);
+			rc_err("link: need --link-gbps > 0, --link-layer ethernet|infiniband and --mtu 256..4096 (got %g Gb/s, %s, %d)",
+			       opt->rate_gbps, ll, mtu);
 			json_object_put(arr);
 			return NULL;
 		}

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cpustat.h"
-#include "file.h"
+#include "rc_file.h"
 #include "jutil.h"
 
 double rio_cpustat_now(void)
@@ -27,7 +27,7 @@ int rio_cpustat_read(const char *root, struct rio_cpustat *s)
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/proc/stat", root);
-	ret = rio_file_read(path, &text, NULL);
+	ret = rc_file_read(path, &text, NULL);
 	if (ret)
 		return ret;
 	s->t = rio_cpustat_now();

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cpuwatch.h"
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 #include "strv.h"
 
@@ -83,7 +83,7 @@ int rio_cpuwatch_add_remote(struct rio_cpuwatch *w, const char *client,
 
 	if (pipe2(p, O_CLOEXEC)) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "pipe2", "%s", "O_CLOEXEC");
+		rc_call_err(-ret, "pipe2(%s)", "O_CLOEXEC");
 		return ret;
 	}
 	ret = add_series(w, &s);

@@ -8,7 +8,7 @@
 #include "envstatus.h"
 #include "host.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "schema.h"
 
 #define ENVDOC_SCHEMA "rdmaio-env/1"
@@ -51,14 +51,14 @@ int rio_envdoc_parse(const char *text, size_t len, const char *name,
 		return ret;
 	schema = rio_json_str(*doc, "schema");
 	if (!schema || strcmp(schema, ENVDOC_SCHEMA)) {
-		RIO_ERR("rdmaio env document %s: \"schema\" is %s%s%s, not \"" ENVDOC_SCHEMA
-			"\" (not the output of `rdmaio env`, or of an rdmaio of another version)",
-			name, schema ? "\"" : "", schema ? schema : "missing",
-			schema ? "\"" : "");
+		rc_err("rdmaio env document %s: \"schema\" is %s%s%s, not \"" ENVDOC_SCHEMA
+		       "\" (not the output of `rdmaio env`, or of an rdmaio of another version)",
+		       name, schema ? "\"" : "", schema ? schema : "missing",
+		       schema ? "\"" : "");
 		ret = -EINVAL;
 	} else if (rio_schema_validate_env(*doc, err, sizeof(err))) {
-		RIO_ERR("rdmaio env document %s: does not match results-schema/result.schema.json $defs/env %s",
-			name, err);
+		rc_err("rdmaio env document %s: does not match results-schema/result.schema.json $defs/env %s",
+		       name, err);
 		ret = -EINVAL;
 	}
 	if (ret) {

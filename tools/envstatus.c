@@ -11,7 +11,7 @@
 #include "envstatus.h"
 #include "host.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 
 /* Reads the first line of a small sysfs file; NULL when absent. */

@@ -6,7 +6,7 @@
 #include "fiohosts.h"
 #include "hostmap.h"
 #include "jobfile.h"
-#include "log.h"
+#include "rc_log.h"
 #include "remote.h"
 #include "strv.h"
 
@@ -84,9 +84,9 @@ static int role_clash(const struct rio_fio_host *other, const char *name,
 
 	for (i = 0; i < other->nsections; i++)
 		if (!strcmp(other->sections[i], name)) {
-			RIO_ERR("job file %s: section [%s] is a %s here and a %s in another job file; --server-host/--client-host pick sections by name, so give them different names",
-				file, name, server ? "client" : "target",
-				server ? "target" : "client");
+			rc_err("job file %s: section [%s] is a %s here and a %s in another job file; --server-host/--client-host pick sections by name, so give them different names",
+			       file, name, server ? "client" : "target",
+			       server ? "target" : "client");
 			return -EINVAL;
 		}
 	return 0;
@@ -102,8 +102,8 @@ static int split_one(char *job, struct rio_fio_host *side[2])
 	n = rio_jobfile_sections(job, &sec);
 	if (n <= 0) {
 		if (!n)
-			RIO_ERR("job file %s: no job section in it (a fio job file has [name] sections)",
-				job);
+			rc_err("job file %s: no job section in it (a fio job file has [name] sections)",
+			       job);
 		return n ? n : -EINVAL;
 	}
 	for (i = 0; i < n && !ret; i++) {

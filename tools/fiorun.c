@@ -6,11 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "scratch.h"
 #include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_file.h"
+#include "rc_log.h"
 #include "spawn.h"
 #include "strv.h"
 
@@ -75,8 +76,7 @@ static void warn_prefix(const char *name, const char *text, const char *json)
 	}
 	fclose(f);
 	if (klen)
-		RIO_WARN("%s: fio printed text before its JSON: %s", name,
-			 kept);
+		rc_warn("%s: fio printed text before its JSON: %s", name, kept);
 	free(kept);
 }
 
@@ -100,8 +100,8 @@ int rio_fio_parse(const char *text, size_t len, const char *name,
 	int ret;
 
 	if (!p) {
-		RIO_ERR("%s: no JSON object in fio's output (did fio run with --output-format=json or json+?)",
-			name);
+		rc_err("%s: no JSON object in fio's output (did fio run with --output-format=json or json+?)",
+		       name);
 		return -EINVAL;
 	}
 	if (p != text)
@@ -114,8 +114,8 @@ int rio_fio_parse(const char *text, size_t len, const char *name,
 				  json_type_array) ||
 	      json_object_is_type(rio_json_get(*output, "client_stats"),
 				  json_type_array))) {
-		RIO_ERR("%s: JSON has no \"fio version\" and jobs[] or client_stats[]: not fio's JSON output",
-			name);
+		rc_err("%s: JSON has no \"fio version\" and jobs[] or client_stats[]: not fio's JSON output",
+		       name);
 		json_object_put(*output);
 		*output = NULL;
 		return -EINVAL;
@@ -256,8 +256,8 @@ fail:
 
 static int dash_name(const char *job)
 {
-	RIO_ERR("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
-		job, job);
+	rc_err("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
+	       job, job);
 	return -EINVAL;
 }
 
@@ -286,8 +286,8 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	ret = rio_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick,
 				 r->tick_arg);
 	if (ret < 0) {
-		RIO_ERR("cannot start fio '%s': %s (install fio or pass --fio PATH)",
-			r->fio, strerror(-ret));
+		rc_err("cannot start fio '%s': %s (install fio or pass --fio PATH)",
+		       r->fio, strerror(-ret));
 		goto out;
 	}
 	*exit_status = ret;
@@ -295,25 +295,25 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	if (ret) {
 		/* In client mode the servers' messages came on fio's stdout,
 		 * before its JSON. */
-		if (r->nhosts && !rio_file_read_fd(fd, &text, &len))
+		if (r->nhosts && !rc_file_read_fd(fd, &text, &len))
 			print_kept("rdmaio: fio said: ", text,
 				   json_start(text) ? json_start(text)
 						    : text + len);
 		if (ret == 128 + SIGPIPE && r->nhosts)
-			RIO_ERR("fio was killed by SIGPIPE: a fio --server it sent jobs to closed the connection (check that fio --server runs there; for a socket forwarded by ssh, that the far end's socket exists); no result written");
+			rc_err("fio was killed by SIGPIPE: a fio --server it sent jobs to closed the connection (check that fio --server runs there; for a socket forwarded by ssh, that the far end's socket exists); no result written");
 		else if (ret > 128)
-			RIO_ERR("fio was killed by signal %d (%s); no result written",
-				ret - 128, strsignal(ret - 128));
+			rc_err("fio was killed by signal %d (%s); no result written",
+			       ret - 128, strsignal(ret - 128));
 		else
-			RIO_ERR("fio exited with status %d (its messages are above); no result written",
-				ret);
+			rc_err("fio exited with status %d (its messages are above); no result written",
+			       ret);
 		ret = -EIO;
 		goto out;
 	}
-	ret = rio_file_read_fd(fd, &text, &len);
+	ret = rc_file_read_fd(fd, &text, &len);
 	if (ret) {
-		RIO_CALL_ERR(-ret, "read", "%s",
-			     "fio's output from its scratch file");
+		rc_call_err(-ret, "read(%s)",
+			    "fio's output from its scratch file");
 		goto out;
 	}
 	ret = rio_fio_parse(text, len, "fio's stdout", output);

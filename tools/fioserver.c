@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fioserver.h"
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 
 /* fio --server needs well under a second; the lab's emulated CPU, more. */
@@ -47,16 +47,16 @@ static int wait_ready(struct rio_fioserver *s, const char *fio)
 			return 0;
 		if (!rio_spawn_running(s->pid, &status)) {
 			s->pid = 0;
-			RIO_ERR("local fio server: '%s --server=%s' exited with status %d before it listened (its messages are above; check that fio runs)",
-				fio, s->client,
-				WIFEXITED(status) ? WEXITSTATUS(status)
-						  : 128 + WTERMSIG(status));
+			rc_err("local fio server: '%s --server=%s' exited with status %d before it listened (its messages are above; check that fio runs)",
+			       fio, s->client,
+			       WIFEXITED(status) ? WEXITSTATUS(status)
+						 : 128 + WTERMSIG(status));
 			return -EIO;
 		}
 		usleep(20000);
 	}
-	RIO_ERR("local fio server: '%s --server=%s' did not listen within %d s: stopped it",
-		fio, s->client, START_TIMEOUT_MS / 1000);
+	rc_err("local fio server: '%s --server=%s' did not listen within %d s: stopped it",
+	       fio, s->client, START_TIMEOUT_MS / 1000);
 	return -ETIMEDOUT;
 }
 
@@ -75,7 +75,7 @@ int rio_fioserver_start(const char *fio, struct rio_fioserver **srv)
 		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (!mkdtemp(s->dir)) {
 		ret = -errno;
-		RIO_CALL_ERR(-ret, "mkdtemp", "%s", s->dir);
+		rc_call_err(-ret, "mkdtemp(%s)", s->dir);
 		free(s);
 		return ret;
 	}
@@ -111,9 +111,9 @@ void rio_fioserver_stop(struct rio_fioserver **srv)
 	if (s->pid > 0)
 		rio_spawn_stop(s->pid, 5);
 	if (unlink(s->sock) && errno != ENOENT)
-		RIO_CALL_ERR(errno, "unlink", "%s", s->sock);
+		rc_call_err(errno, "unlink(%s)", s->sock);
 	if (rmdir(s->dir))
-		RIO_CALL_ERR(errno, "rmdir", "%s", s->dir);
+		rc_call_err(errno, "rmdir(%s)", s->dir);
 	free(s);
 	*srv = NULL;
 }

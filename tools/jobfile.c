@@ -6,9 +6,9 @@
 
 #include <openssl/evp.h>
 
-#include "file.h"
+#include "rc_file.h"
 #include "jobfile.h"
-#include "log.h"
+#include "rc_log.h"
 
 static int sha256_hex(const char *data, size_t len, char hex[65])
 {
@@ -30,21 +30,21 @@ static int record_one(const char *path, json_object *arr)
 	size_t len;
 	int ret;
 
-	ret = rio_file_read(path, &text, &len);
+	ret = rc_file_read(path, &text, &len);
 	if (ret) {
-		RIO_ERR("job file %s: cannot read it: %s (check the path)",
-			path, strerror(-ret));
+		rc_err("job file %s: cannot read it: %s (check the path)", path,
+		       strerror(-ret));
 		return ret;
 	}
 	if (strlen(text) != len) {
-		RIO_ERR("job file %s: contains NUL bytes, so it is not a fio job file (pass the .fio text file)",
-			path);
+		rc_err("job file %s: contains NUL bytes, so it is not a fio job file (pass the .fio text file)",
+		       path);
 		free(text);
 		return -EINVAL;
 	}
 	ret = sha256_hex(text, len, hex);
 	if (ret) {
-		RIO_ERR("job file %s: sha256 failed in libcrypto", path);
+		rc_err("job file %s: sha256 failed in libcrypto", path);
 		free(text);
 		return ret;
 	}
@@ -163,10 +163,10 @@ int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out)
 	int ret;
 
 	*out = NULL;
-	ret = rio_file_read(path, &text, NULL);
+	ret = rc_file_read(path, &text, NULL);
 	if (ret) {
-		RIO_ERR("job file %s: cannot read it: %s (check the path)",
-			path, strerror(-ret));
+		rc_err("job file %s: cannot read it: %s (check the path)", path,
+		       strerror(-ret));
 		return ret;
 	}
 	ret = sections_of(text, out);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "jobpath.h"
-#include "log.h"
+#include "rc_log.h"
 #include "strv.h"
 
 /* The Makefile sets it from PREFIX; this is PREFIX's own default. */
@@ -217,11 +217,11 @@ void rio_jobpath_report_missing(const char *name)
 	       : list ? "no job files are installed there"
 		      : "out of memory listing the installed ones";
 	if (spelled_as_path(name))
-		RIO_ERR("job file %s: not found (spelled as a path, so not looked for under %s/jobs; %s)",
-			name, dir, tail);
+		rc_err("job file %s: not found (spelled as a path, so not looked for under %s/jobs; %s)",
+		       name, dir, tail);
 	else
-		RIO_ERR("job file %s: not found, neither as a path nor under %s/jobs (%s)",
-			name, dir, tail);
+		rc_err("job file %s: not found, neither as a path nor under %s/jobs (%s)",
+		       name, dir, tail);
 	free(what);
 	free(list);
 }
@@ -239,7 +239,7 @@ int rio_jobpath_resolve_all(char **v, int n, char ***owned, int *nowned)
 		}
 		if (!p || rio_strv_push(owned, nowned, p)) {
 			free(p);
-			RIO_ERR("job file %s: out of memory finding it", v[i]);
+			rc_err("job file %s: out of memory finding it", v[i]);
 			return -ENOMEM;
 		}
 		v[i] = p;

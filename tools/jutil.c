@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
+#include "rc_file.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 
 json_object *rio_json_get(json_object *obj, const char *key)
 {
@@ -83,24 +83,24 @@ int rio_json_parse(const char *text, size_t len, const char *what,
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	if (jerr == json_tokener_continue) {
-		RIO_ERR("%s %s: JSON ends early (truncated file?)", what, name);
+		rc_err("%s %s: JSON ends early (truncated file?)", what, name);
 		json_object_put(o);
 		return -EINVAL;
 	}
 	if (!o || jerr != json_tokener_success) {
-		RIO_ERR("%s %s: not valid JSON at byte %zu: %s", what, name,
-			end, json_tokener_error_desc(jerr));
+		rc_err("%s %s: not valid JSON at byte %zu: %s", what, name, end,
+		       json_tokener_error_desc(jerr));
 		json_object_put(o);
 		return -EINVAL;
 	}
 	if (end < len && text[end + strspn(text + end, " \t\r\n")]) {
-		RIO_ERR("%s %s: unexpected data after the JSON value at byte %zu",
-			what, name, end);
+		rc_err("%s %s: unexpected data after the JSON value at byte %zu",
+		       what, name, end);
 		json_object_put(o);
 		return -EINVAL;
 	}
 	if (!json_object_is_type(o, json_type_object)) {
-		RIO_ERR("%s %s: top level is not a JSON object", what, name);
+		rc_err("%s %s: top level is not a JSON object", what, name);
 		json_object_put(o);
 		return -EINVAL;
 	}
@@ -114,10 +114,9 @@ int rio_json_load(const char *path, const char *what, json_object **out)
 	size_t len;
 	int ret;
 
-	ret = rio_file_read(path, &text, &len);
+	ret = rc_file_read(path, &text, &len);
 	if (ret) {
-		RIO_ERR("%s %s: cannot read it: %s", what, path,
-			strerror(-ret));
+		rc_err("%s %s: cannot read it: %s", what, path, strerror(-ret));
 		return ret;
 	}
 	ret = rio_json_parse(text, len, what, path, out);

@@ -1,5 +1,5 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
-RDMAIO_TOOL_SRCS := rdmaio spawn file jutil jobfile host envstatus fiorun hostmap \
+RDMAIO_TOOL_SRCS := rdmaio spawn scratch jutil jobfile host envstatus fiorun hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
 	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
 	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \
@@ -10,8 +10,8 @@ RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unkn
 
 PROGRAMS += $(B)/rdmaio
 
-$(B)/rdmaio: $(RDMAIO_TOOL_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ljson-c -lcrypto -lm
+$(B)/rdmaio: $(RDMAIO_TOOL_OBJS) $(RC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RC_LIBS) -lcrypto -lm
 
 # The schema is assembled into the binary; rebuild when it changes.
 $(B)/tools/schema.o: $(RDMAIO_SCHEMA)
@@ -46,8 +46,9 @@ endif
 
 $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
 		$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats: \
-		$(B)/tests/tools/%: $(B)/tests/tools/%.o $(RDMAIO_TOOL_LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -ljson-c -lcrypto -lm
+		$(B)/tests/tools/%: $(B)/tests/tools/%.o $(RDMAIO_TOOL_LIB_OBJS) \
+		$(RC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(RC_LIBS) -lcrypto -lm
 
 $(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
 		$(B)/tests/tools/rounds-host: \

@@ -20,7 +20,7 @@
 #include "cpustat.h"
 #include "csvout.h"
 #include "envdoc.h"
-#include "file.h"
+#include "rc_file.h"
 #include "fiorun.h"
 #include "fiohosts.h"
 #include "fioserver.h"
@@ -29,7 +29,7 @@
 #include "jobpath.h"
 #include "baseline.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "remote.h"
 #include "report.h"
 #include "result.h"
@@ -76,8 +76,8 @@ static int number(const char *opt, const char *s, double min, double max,
 	errno = 0;
 	*v = strtod(s, &end);
 	if (errno || end == s || *end || *v < min || *v > max) {
-		RIO_ERR("option --%s: '%s' is not a number in %g..%g", opt, s,
-			min, max);
+		rc_err("option --%s: '%s' is not a number in %g..%g", opt, s,
+		       min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -91,7 +91,7 @@ static int add_baseline(struct args *a, const char *spec)
 	int i, ret;
 
 	if (a->nbaselines == BASELINES_MAX) {
-		RIO_ERR("run: more than %d --baseline commands", BASELINES_MAX);
+		rc_err("run: more than %d --baseline commands", BASELINES_MAX);
 		return -EINVAL;
 	}
 	ret = rio_baseline_parse(spec, &b);
@@ -100,8 +100,8 @@ static int add_baseline(struct args *a, const char *spec)
 	for (i = 0; i < a->nbaselines; i++)
 		if (!strcmp(rio_baseline_name(a->baselines[i]),
 			    rio_baseline_name(b))) {
-			RIO_ERR("run: two --baseline commands are named %s: give each its own name",
-				rio_baseline_name(b));
+			rc_err("run: two --baseline commands are named %s: give each its own name",
+			       rio_baseline_name(b));
 			rio_baseline_delete(&b);
 			return -EINVAL;
 		}
@@ -164,7 +164,7 @@ static char *default_output(const char *first)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	if (mkdir("results", 0755) && errno != EEXIST)
-		RIO_CALL_ERR(errno, "mkdir", "results, 0755");
+		rc_call_err(errno, "mkdir(results, 0755)");
 	if (asprintf(&path, "results/%s-%s.json", base, stamp) < 0)
 		path = NULL;
 	free(copy);
@@ -183,16 +183,16 @@ static int output_writable(const char *path)
 		return -ENOMEM;
 	dir = dirname(copy);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		RIO_ERR("output %s: folder %s does not exist (create it or pass another -o)",
-			path, dir);
+		rc_err("output %s: folder %s does not exist (create it or pass another -o)",
+		       path, dir);
 		ret = -ENOENT;
 	} else if (access(dir, W_OK)) {
-		RIO_ERR("output %s: folder %s is not writable by this user (pass another -o)",
-			path, dir);
+		rc_err("output %s: folder %s is not writable by this user (pass another -o)",
+		       path, dir);
 		ret = -EACCES;
 	} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		RIO_ERR("output %s: is a folder (pass a file name ending in .json)",
-			path);
+		rc_err("output %s: is a folder (pass a file name ending in .json)",
+		       path);
 		ret = -EISDIR;
 	}
 	free(copy);
@@ -222,7 +222,7 @@ static int all_jobs(const struct args *a, char ***jobs, int *n)
 
 static int usage_error(const char *msg)
 {
-	RIO_ERR("run: %s", msg);
+	rc_err("run: %s", msg);
 	return 2;
 }
 
@@ -252,8 +252,8 @@ static int plan_hosts(const struct args *a, struct rio_fio_host **hosts, int *n)
 		const struct client_arg *c = &a->clients[i];
 
 		if (!c->njobs && !a->npos) {
-			RIO_ERR("run: --client %s: no job file for it: put the job files it runs after it, or before the first --client (they then run on every --client host without files of its own)",
-				c->host);
+			rc_err("run: --client %s: no job file for it: put the job files it runs after it, or before the first --client (they then run on every --client host without files of its own)",
+			       c->host);
 			ret = 2;
 			break;
 		}
@@ -313,7 +313,7 @@ static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
 	if (!a->remote_env)
 		return 0;
 	if (!remotes) {
-		RIO_ERR("run: --remote-env records the environment of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always recorded)");
+		rc_err("run: --remote-env records the environment of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always recorded)");
 		return 2;
 	}
 	/* Before fio: a broken remote command fails in seconds, not after. */
@@ -321,7 +321,7 @@ static int remote_hosts(const struct args *a, const struct rio_fio_host *hosts,
 			      a->timeout_s ? a->timeout_s
 					   : REMOTE_ENV_TIMEOUT_S,
 			      remote)) {
-		RIO_ERR("run: no result written; fix --remote-env or drop it (the result then warns that remote environments are not recorded)");
+		rc_err("run: no result written; fix --remote-env or drop it (the result then warns that remote environments are not recorded)");
 		return 1;
 	}
 	return 0;
@@ -377,8 +377,8 @@ static int run_fio(const struct args *a, const struct rio_fio_host *hosts,
 	if (a->fio_json) {
 		ret = rio_json_load(a->fio_json, "fio JSON", &output);
 		if (!ret && !rio_fio_entry_count(output)) {
-			RIO_ERR("fio JSON %s: no jobs[] or client_stats[] entries (not fio --output-format=json output)",
-				a->fio_json);
+			rc_err("fio JSON %s: no jobs[] or client_stats[] entries (not fio --output-format=json output)",
+			       a->fio_json);
 			ret = -EINVAL;
 		}
 		in->fio_output = output;
@@ -621,8 +621,8 @@ static int check_input(const char *path, json_object **doc,
 			  : result_output(*doc);
 	if (!*output || is_fio_output(*output))
 		return 0;
-	RIO_ERR("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
-		path);
+	rc_err("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
+	       path);
 	json_object_put(*output);
 	json_object_put(*doc);
 	return 1;
@@ -683,8 +683,8 @@ static int check_rounds(const char *path, json_object *doc,
 			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
 			flagged += check_run(view, output, map, links);
 		} else {
-			RIO_ERR("check: %s: round %d holds no fio output with jobs (not an rdmaio result of rounds)",
-				path, k + 1);
+			rc_err("check: %s: round %d holds no fio output with jobs (not an rdmaio result of rounds)",
+			       path, k + 1);
 			flagged = -1;
 		}
 		json_object_put(output);
@@ -700,7 +700,7 @@ static int cmd_check(struct args *a)
 	int flagged = 0, ret = 1;
 
 	if (a->npos != 1) {
-		RIO_ERR("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
+		rc_err("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
 		return 2;
 	}
 	if (check_input(a->pos[0], &doc, &output))
@@ -731,11 +731,11 @@ static int cmd_report(struct args *a)
 	int ret = 0;
 
 	if (a->npos != 1) {
-		RIO_ERR("report: give one result file (rdmaio report RESULT.json)");
+		rc_err("report: give one result file (rdmaio report RESULT.json)");
 		return 2;
 	}
 	if (a->csv && a->gbit) {
-		RIO_ERR("report: --units applies to the Markdown report; --csv gives bytes/s and ns as they are (drop one)");
+		rc_err("report: --units applies to the Markdown report; --csv gives bytes/s and ns as they are (drop one)");
 		return 2;
 	}
 	if (rio_result_load(a->pos[0], &doc))
@@ -745,7 +745,7 @@ static int cmd_report(struct args *a)
 	else
 		rio_report_write(doc, &o, stdout);
 	if (ret)
-		RIO_CALL_ERR(-ret, "write", "%s", "stdout");
+		rc_call_err(-ret, "write(%s)", "stdout");
 	if (!ret && a->plot) {
 		ret = rio_chart_draw(doc, a->plot);
 		if (!ret)
@@ -762,13 +762,13 @@ static int cmd_cpu_watch(struct args *a)
 	int ret;
 
 	if (a->npos) {
-		RIO_ERR("cpu-watch: takes no file argument; '%s' is one",
-			a->pos[0]);
+		rc_err("cpu-watch: takes no file argument; '%s' is one",
+		       a->pos[0]);
 		return 2;
 	}
 	ret = rio_cpustat_stream("", a->interval_ms, a->max_s, stdout);
 	if (ret)
-		RIO_CALL_ERR(-ret, "read", "%s", "/proc/stat");
+		rc_call_err(-ret, "read(%s)", "/proc/stat");
 	return ret ? 1 : 0;
 }
 
@@ -780,7 +780,7 @@ static int cmd_compare(struct args *a)
 	int ret = 2, n;
 
 	if (a->npos != 2) {
-		RIO_ERR("compare: give two result files (rdmaio compare OLD.json NEW.json)");
+		rc_err("compare: give two result files (rdmaio compare OLD.json NEW.json)");
 		return 2;
 	}
 	if (!rio_result_load(a->pos[0], &old_doc) &&
@@ -788,7 +788,7 @@ static int cmd_compare(struct args *a)
 		n = rio_compare(old_doc, new_doc, a->noise, stdout);
 		ret = n < 0 ? 2 : n > 0;
 		if (n < 0)
-			RIO_ERR("compare: %s: nothing compared", strerror(-n));
+			rc_err("compare: %s: nothing compared", strerror(-n));
 	}
 	json_object_put(old_doc);
 	json_object_put(new_doc);
@@ -802,8 +802,8 @@ static int cmd_env(struct args *a)
 	int ret;
 
 	if (a->npos) {
-		RIO_ERR("env: takes no file argument (rdmaio env [-o FILE]); '%s' is one",
-			a->pos[0]);
+		rc_err("env: takes no file argument (rdmaio env [-o FILE]); '%s' is one",
+		       a->pos[0]);
 		return 2;
 	}
 	doc = rio_envdoc_describe(a->fio, "");
@@ -816,14 +816,14 @@ static int cmd_env(struct args *a)
 		   : -ENOMEM;
 	json_object_put(back);
 	if (ret) {
-		RIO_ERR("env: the document does not validate; nothing written (this is a bug in rdmaio: please report it)");
+		rc_err("env: the document does not validate; nothing written (this is a bug in rdmaio: please report it)");
 	} else if (a->output) {
-		ret = rio_file_write_atomic(a->output, text, strlen(text));
+		ret = rc_file_replace(a->output, text, strlen(text), 0644);
 		if (ret)
-			RIO_ERR("env: cannot write %s: %s (check the folder exists and is writable)",
-				a->output, strerror(-ret));
+			rc_err("env: cannot write %s: %s (check the folder exists and is writable)",
+			       a->output, strerror(-ret));
 	} else if (printf("%s\n", text) < 0 || fflush(stdout)) {
-		RIO_CALL_ERR(errno, "write", "%s", "stdout");
+		rc_call_err(errno, "write(%s)", "stdout");
 		ret = -EIO;
 	}
 	json_object_put(doc);
@@ -1108,8 +1108,8 @@ static int sub_opts(const struct subcmd *s, struct opt_ref *r)
 		for (o = set->opts; o->name && n < OPTS_MAX; o++)
 			r[n++] = (struct opt_ref){ o, set->group };
 	if (n == OPTS_MAX) {
-		RIO_ERR("%s: more options than OPTS_MAX (%d) in tools/rdmaio.c: raise it (a bug)",
-			s->name, OPTS_MAX);
+		rc_err("%s: more options than OPTS_MAX (%d) in tools/rdmaio.c: raise it (a bug)",
+		       s->name, OPTS_MAX);
 		return -E2BIG;
 	}
 	r[n++] = (struct opt_ref){ &help_opt, NULL };
@@ -1252,17 +1252,17 @@ static void refuse_foreign(const struct subcmd *sub, const struct opt_ref *r,
 			items[i] = labels[i];
 		}
 		join(which, sizeof(which), items, i, " or ");
-		RIO_ERR("%s: %s is ambiguous (%s): spell the option out",
-			sub->name, name, which);
+		rc_err("%s: %s is ambiguous (%s): spell the option out",
+		       sub->name, name, which);
 		return;
 	}
 	takes_text(r, takes, sizeof(takes));
 	if (owners_text(sub, name, owners, sizeof(owners)))
-		RIO_ERR("%s: %s is not an option of %s (it takes %s; %s)",
-			sub->name, name, sub->name, takes, owners);
+		rc_err("%s: %s is not an option of %s (it takes %s; %s)",
+		       sub->name, name, sub->name, takes, owners);
 	else
-		RIO_ERR("%s: unknown option %s (%s takes %s)", sub->name, name,
-			sub->name, takes);
+		rc_err("%s: unknown option %s (%s takes %s)", sub->name, name,
+		       sub->name, takes);
 }
 
 /* Says why getopt_long returned C ('?' or ':') for ARGV[optind - 1]. */
@@ -1277,11 +1277,11 @@ static void refuse(const struct subcmd *sub, const struct opt_ref *r, int c,
 		/* One of its own, with an argument missing or one too many. */
 		opt_label(own->o, name, sizeof(name));
 		if (c == ':')
-			RIO_ERR("%s: %s needs an argument (%s)", sub->name, arg,
-				name);
+			rc_err("%s: %s needs an argument (%s)", sub->name, arg,
+			       name);
 		else
-			RIO_ERR("%s: --%s takes no argument", sub->name,
-				own->o->name);
+			rc_err("%s: --%s takes no argument", sub->name,
+			       own->o->name);
 		return;
 	}
 	if (optopt)
@@ -1324,8 +1324,8 @@ static int rounds(struct args *a, const char *arg)
 	if (number("repeat", arg, 1, 100, &v))
 		return -EINVAL;
 	if (v != (unsigned)v) {
-		RIO_ERR("option --repeat: '%s' is not a whole number of rounds (1..100)",
-			arg);
+		rc_err("option --repeat: '%s' is not a whole number of rounds (1..100)",
+		       arg);
 		return -EINVAL;
 	}
 	a->repeat = (unsigned)v;
@@ -1335,8 +1335,8 @@ static int rounds(struct args *a, const char *arg)
 static int units(struct args *a, const char *arg)
 {
 	if (strcmp(arg, "binary") && strcmp(arg, "gbit")) {
-		RIO_ERR("option --units: '%s' is neither 'binary' (KiB/s, MiB/s, GiB/s) nor 'gbit' (Gb/s, as perftest's --report_gbits)",
-			arg);
+		rc_err("option --units: '%s' is neither 'binary' (KiB/s, MiB/s, GiB/s) nor 'gbit' (Gb/s, as perftest's --report_gbits)",
+		       arg);
 		return -EINVAL;
 	}
 	a->gbit = !strcmp(arg, "gbit");
@@ -1412,8 +1412,8 @@ static int set_option(struct args *a, int c, char *arg)
 	case OPT_BASELINE:
 		return add_baseline(a, arg);
 	default:
-		RIO_ERR("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
-			c);
+		rc_err("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
+		       c);
 		return -EINVAL;
 	}
 	return 0;
@@ -1452,8 +1452,7 @@ static bool parse(const struct subcmd *sub, int argc, char **argv,
 	while (!ret && optind < argc)
 		ret = add_positional(a, argv[optind++]);
 	if (ret == -ENOMEM)
-		RIO_ERR("%s: out of memory reading the command line",
-			sub->name);
+		rc_err("%s: out of memory reading the command line", sub->name);
 	else if (ret)
 		*status = 2;
 	return !ret;
@@ -1473,6 +1472,8 @@ int main(int argc, char **argv)
 	char list[TEXT_MAX] = "";
 	int n = 0, ret;
 
+	rc_log_init("rdmaio");
+
 	if (!cmd) {
 		usage(stderr);
 		return 2;
@@ -1487,7 +1488,7 @@ int main(int argc, char **argv)
 		for (sub = subcmds; sub->name && n < SUBCMDS_MAX; sub++)
 			names[n++] = sub->name;
 		join(list, sizeof(list), names, n, " or ");
-		RIO_ERR("unknown command '%s' (%s)", cmd, list);
+		rc_err("unknown command '%s' (%s)", cmd, list);
 		usage(stderr);
 		return 2;
 	}

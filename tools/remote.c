@@ -6,8 +6,9 @@
 #include <unistd.h>
 
 #include "envdoc.h"
-#include "file.h"
-#include "log.h"
+#include "scratch.h"
+#include "rc_file.h"
+#include "rc_log.h"
 #include "remote.h"
 #include "spawn.h"
 #include "strv.h"
@@ -69,30 +70,30 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	if (fd < 0)
 		return fd;
 	st = rio_spawn_capture_fd(argv, &out, timeout_s, fd);
-	if (rio_file_read_fd(fd, &err, NULL))
+	if (rc_file_read_fd(fd, &err, NULL))
 		err = NULL;
 	close(fd);
 	if (st == -ETIMEDOUT) {
-		RIO_ERR("--remote-env for client %s: '%s' did not finish within %u s: stopped it (check that it runs by hand, or raise --timeout)",
-			client, shown, timeout_s);
+		rc_err("--remote-env for client %s: '%s' did not finish within %u s: stopped it (check that it runs by hand, or raise --timeout)",
+		       client, shown, timeout_s);
 		ret = st;
 	} else if (st < 0) {
-		RIO_ERR("--remote-env for client %s: cannot run '%s': %s (install %s or fix --remote-env)",
-			client, shown, strerror(-st), argv[0]);
+		rc_err("--remote-env for client %s: cannot run '%s': %s (install %s or fix --remote-env)",
+		       client, shown, strerror(-st), argv[0]);
 		ret = st;
 	} else if (st) {
-		RIO_ERR("--remote-env for client %s: '%s' exited with status %d%s (run it by hand: it must print `rdmaio env` of that host)",
-			client, shown, st,
-			err && *err ? "; the end of its stderr follows"
-				    : " and printed nothing on stderr");
+		rc_err("--remote-env for client %s: '%s' exited with status %d%s (run it by hand: it must print `rdmaio env` of that host)",
+		       client, shown, st,
+		       err && *err ? "; the end of its stderr follows"
+				   : " and printed nothing on stderr");
 		ret = -EIO;
 	} else {
 		snprintf(name, sizeof(name), "from '%s' for client %s", shown,
 			 client);
 		ret = rio_envdoc_parse(out, strlen(out), name, doc);
 		if (ret)
-			RIO_ERR("--remote-env for client %s: '%s' exited 0 but did not print an `rdmaio env` document on its stdout (it must run `rdmaio env` on that host; nothing else may write to its stdout)",
-				client, shown);
+			rc_err("--remote-env for client %s: '%s' exited 0 but did not print an `rdmaio env` document on its stdout (it must run `rdmaio env` on that host; nothing else may write to its stdout)",
+			       client, shown);
 	}
 	snprintf(prefix, sizeof(prefix), "%s%s: ", ret ? "  stderr of " : "",
 		 shown);
@@ -123,8 +124,8 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 		}
 		ret = rio_strv_split(cmd, 'h', host, &argv);
 		if (ret == -EINVAL)
-			RIO_ERR("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
-				cmd);
+			rc_err("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
+			       cmd);
 		shown = ret ? NULL : rio_strv_join(argv);
 		if (!ret && !shown)
 			ret = -ENOMEM;

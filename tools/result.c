@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,12 +10,12 @@
 #include "cpucost.h"
 #include "derive.h"
 #include "envstatus.h"
-#include "file.h"
+#include "rc_file.h"
 #include "fiohosts.h"
 #include "host.h"
 #include "hostmap.h"
 #include "jutil.h"
-#include "log.h"
+#include "rc_log.h"
 #include "remote.h"
 #include "result.h"
 #include "rounds.h"
@@ -683,14 +684,14 @@ int rio_result_write(json_object *doc, const char *path)
 	ret = rio_schema_validate_result(back, err, sizeof(err));
 	json_object_put(back);
 	if (ret) {
-		RIO_ERR("result %s: does not match results-schema/result.schema.json %s; nothing written (this is a bug in rdmaio: please report it with the job files)",
-			path, err);
+		rc_err("result %s: does not match results-schema/result.schema.json %s; nothing written (this is a bug in rdmaio: please report it with the job files)",
+		       path, err);
 		return ret;
 	}
-	ret = rio_file_write_atomic(path, text, strlen(text));
+	ret = rc_file_replace(path, text, strlen(text), 0644);
 	if (ret)
-		RIO_ERR("result %s: cannot write it: %s (check the folder exists and is writable, or pass -o)",
-			path, strerror(-ret));
+		rc_err("result %s: cannot write it: %s (check the folder exists and is writable, or pass -o)",
+		       path, strerror(-ret));
 	return ret;
 }
 
@@ -704,7 +705,7 @@ int rio_result_load(const char *path, json_object **doc)
 		return ret;
 	ret = rio_schema_validate_result(*doc, err, sizeof(err));
 	if (ret) {
-		RIO_ERR("result %s: not an rdmaio result: %s", path, err);
+		rc_err("result %s: not an rdmaio result: %s", path, err);
 		json_object_put(*doc);
 		*doc = NULL;
 	}

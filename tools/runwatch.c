@@ -5,7 +5,7 @@
 
 #include "cpustat.h"
 #include "cpuwatch.h"
-#include "log.h"
+#include "rc_log.h"
 #include "mountwatch.h"
 #include "remote.h"
 #include "result.h"
@@ -28,13 +28,13 @@ static int first_readings(struct rio_runwatch *w)
 	int i = 0, ret = rio_cpuwatch_wait_first(w->cpu, FIRST_READING_S, &i);
 
 	if (ret == -EPIPE)
-		RIO_ERR("run: --remote-cpu for %s: '%s' ended without printing a reading (run it by hand: it must print `rdmaio cpu-watch` lines until stopped); no result written",
-			rio_cpuwatch_client(w->cpu, i),
-			rio_cpuwatch_command(w->cpu, i));
+		rc_err("run: --remote-cpu for %s: '%s' ended without printing a reading (run it by hand: it must print `rdmaio cpu-watch` lines until stopped); no result written",
+		       rio_cpuwatch_client(w->cpu, i),
+		       rio_cpuwatch_command(w->cpu, i));
 	else if (ret)
-		RIO_ERR("run: --remote-cpu for %s: '%s' printed no reading in %d s (a slow ssh login, or a command that is not `rdmaio cpu-watch`); no result written",
-			rio_cpuwatch_client(w->cpu, i),
-			rio_cpuwatch_command(w->cpu, i), FIRST_READING_S);
+		rc_err("run: --remote-cpu for %s: '%s' printed no reading in %d s (a slow ssh login, or a command that is not `rdmaio cpu-watch`); no result written",
+		       rio_cpuwatch_client(w->cpu, i),
+		       rio_cpuwatch_command(w->cpu, i), FIRST_READING_S);
 	return ret ? -EIO : 0;
 }
 
@@ -52,15 +52,15 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 		ret = name ? rio_strv_split(cmd, 'h', name, &argv) : -ENOMEM;
 		free(name);
 		if (ret == -EINVAL)
-			RIO_ERR("run: --remote-cpu '%s' has no word to run (give a command, e.g. 'ssh %%h rdmaio cpu-watch')",
-				cmd);
+			rc_err("run: --remote-cpu '%s' has no word to run (give a command, e.g. 'ssh %%h rdmaio cpu-watch')",
+			       cmd);
 		if (ret)
 			break;
 		ret = rio_cpuwatch_add_remote(w->cpu, hosts[i].client, argv);
 		rio_strv_free(argv);
 	}
 	if (!ret && !remotes) {
-		RIO_ERR("run: --remote-cpu watches the CPU of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always watched)");
+		rc_err("run: --remote-cpu watches the CPU of hosts other than this one; give --client HOST or a --server-host/--client-host that is not 'local' (this host's own is always watched)");
 		ret = -EINVAL;
 	}
 	return ret ? ret : first_readings(w);

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "spawn.h"
 
 extern char **environ;
@@ -126,7 +126,7 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 		if (r < 0 && errno != EINTR) {
 			int err = errno;
 
-			RIO_CALL_ERR(err, "waitpid", "%d", (int)pid);
+			rc_call_err(err, "waitpid(%d)", (int)pid);
 			forward_signals(old, 0);
 			if (pidfd >= 0)
 				close(pidfd);
@@ -134,8 +134,8 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 		}
 		if (timeout_s && now_s() > deadline) {
 			if (!termed) {
-				RIO_ERR("%s did not finish within %u s: stopping it (raise --timeout if it needs longer)",
-					name, timeout_s);
+				rc_err("%s did not finish within %u s: stopping it (raise --timeout if it needs longer)",
+				       name, timeout_s);
 				kill(-pid, SIGTERM);
 				termed = 1;
 				deadline = now_s() + 2;
@@ -171,7 +171,7 @@ int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
 
 	ret = start(argv, out_fd, -1, &pid);
 	if (ret) {
-		RIO_CALL_ERR(-ret, "posix_spawnp", "%s", argv[0]);
+		rc_call_err(-ret, "posix_spawnp(%s)", argv[0]);
 		return ret;
 	}
 	return reap(pid, timeout_s, argv[0], tick, arg);
@@ -275,7 +275,7 @@ int rio_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 	int ret = start(argv, out_fd, err_fd, pid);
 
 	if (ret)
-		RIO_CALL_ERR(-ret, "posix_spawnp", "%s", argv[0]);
+		rc_call_err(-ret, "posix_spawnp(%s)", argv[0]);
 	return ret;
 }
 

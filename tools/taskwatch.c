@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
+#include "rc_file.h"
 #include "taskwatch.h"
 
 struct proc {
@@ -72,7 +72,7 @@ static int is_server(const char *root, int pid)
 	int found = 0;
 
 	snprintf(path, sizeof(path), "%s/proc/%d/cmdline", root, pid);
-	if (rio_file_read(path, &text, &len))
+	if (rc_file_read(path, &text, &len))
 		return 0;
 	for (p = text; p < text + len; p += strlen(p) + 1)
 		found |= !strncmp(p, "--server", 8);

@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 
 static char root[64];
 
@@ -446,6 +446,6 @@ int main(void)
 		cmocka_unit_test(file__killed_writer_leaves_whole_file),
 	};
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

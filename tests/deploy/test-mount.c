@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "mounts.h"
 #include "nfsmount.h"
 
@@ -136,6 +136,6 @@ int main(void)
 		cmocka_unit_test(mount_opt__whole_keys_only),
 	};
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

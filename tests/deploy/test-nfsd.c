@@ -16,7 +16,7 @@
 
 #include <stdlib.h>
 
-#include "log.h"
+#include "rc_log.h"
 #include "nfsd.h"
 #include "spawn.h"
 
@@ -147,12 +147,12 @@ static void helper_path__system_folders_only(void **state)
 			 -ENOENT);
 	assert_int_equal(nr_helper_path("./true", path, sizeof(path)), -EINVAL);
 	assert_int_equal(nr_helper_path("true", path, 8), -ENAMETOOLONG);
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	assert_int_equal(nr_spawn_wait((char *[]){ "false", NULL }), 1);
 	assert_int_equal(
 		nr_spawn_wait((char *[]){ "rdmaio-no-such-helper", NULL }),
 		-ENOENT);
-	nr_log_set_quiet(0);
+	rc_log_set_quiet(0);
 }
 
 int main(void)
@@ -169,6 +169,6 @@ int main(void)
 		cmocka_unit_test(helper_path__system_folders_only),
 	};
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

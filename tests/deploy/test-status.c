@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "doctor.h"
-#include "log.h"
+#include "rc_log.h"
 #include "status.h"
 
 static char root[64];
@@ -242,6 +242,6 @@ int main(void)
 		cmocka_unit_test(doctor__roce_mtu_for_netdev_mtu),
 	};
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

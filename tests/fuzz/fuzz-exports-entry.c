@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char buf[4096], line[sizeof(e.path) * 4 + 2 * NR_EXPORT_TOKEN_MAX];
 	const char *client, *options;
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	if (size >= sizeof(buf))
 		return 0;
 	memcpy(buf, data, size);

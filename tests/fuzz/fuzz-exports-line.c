@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "exports.h"
-#include "log.h"
+#include "rc_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *line;
 	int n, i;
 
-	nr_log_set_quiet(1);
+	rc_log_set_quiet(1);
 	line = malloc(size + 1);
 	if (!line)
 		return 0;

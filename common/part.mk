@@ -1,0 +1,15 @@
+# common/: the code nfsrdma and rdmaio share (log, files, child processes and
+# the host's RDMA and NFS facts), as one static library both link. The engine
+# never uses it: fio loads librdmaio.so alone.
+RC_SRCS := common/rc_log.c common/rc_file.c
+RC_OBJS := $(RC_SRCS:%.c=$(B)/%.o)
+RC_LIB := $(B)/common/librc.a
+RC_LIBS := -ljson-c
+
+$(RC_LIB): $(RC_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# Every object of the two parts that use it, and their tests, see its headers.
+$(B)/common/%.o $(B)/deploy/%.o $(B)/tools/%.o $(B)/tests/deploy/%.o \
+	$(B)/tests/tools/%.o: CPPFLAGS += -Icommon
