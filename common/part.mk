@@ -1,10 +1,12 @@
 # common/: the code nfsrdma and rdmaio share (log, files, child processes and
 # the host's RDMA and NFS facts), as one static library both link. The engine
 # never uses it: fio loads librdmaio.so alone.
-RC_SRCS := common/rc_log.c common/rc_file.c
+RC_SRCS := common/rc_log.c common/rc_file.c common/rc_proc.c \
+	common/rc_mounts.c common/rc_rdmanl.c common/rc_links.c \
+	common/rc_exports.c common/rc_status.c
 RC_OBJS := $(RC_SRCS:%.c=$(B)/%.o)
 RC_LIB := $(B)/common/librc.a
-RC_LIBS := -ljson-c
+RC_LIBS := -ljson-c -libverbs
 
 $(RC_LIB): $(RC_OBJS)
 	@rm -f $@

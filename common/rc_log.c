@@ -28,6 +28,9 @@ int rc_log_quiet(void)
 /* Built first and written with one call: stderr is unbuffered, and a
  * message written in parts can interleave with a child's. */
 static void emit(const char *pre, const char *fmt, va_list ap, const char *post)
+	__attribute__((format(printf, 2, 0)));
+
+static void emit(const char *pre, const char *fmt, va_list ap, const char *post)
 {
 	const char *name = prog ? prog : program_invocation_short_name;
 	char *msg = NULL;

@@ -13,6 +13,8 @@ int nr_parse_int(const char *s, int min, int max);
 
 int nr_cmd_export(int argc, char **argv);
 
+int nr_cmd_status(int argc, char **argv);
+
 int nr_cmd_mount(int argc, char **argv);
 int nr_cmd_umount(int argc, char **argv);
 

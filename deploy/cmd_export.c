@@ -45,7 +45,7 @@ static int canon_path(const char *path, char *out, size_t len, int must_exist)
 		rc_diag("export a shorter path (a bind mount of it, for example)",
 			"export path '%.200s...' resolves to %zu bytes: exportfs "
 			"reads paths of at most %d",
-			path, strlen(real ? real : path), NR_EXPORT_PATH_MAX);
+			path, strlen(real ? real : path), RC_EXPORT_PATH_MAX);
 		free(real);
 		return -ENAMETOOLONG;
 	}
@@ -97,7 +97,7 @@ static const char *with_subtree(const char *options, char *buf, size_t len)
 
 static int export_add(const char *arg, const char *client, const char *given)
 {
-	char path[NR_EXPORT_PATH_MAX + 1], optbuf[NR_EXPORT_TOKEN_MAX + 32];
+	char path[RC_EXPORT_PATH_MAX + 1], optbuf[RC_EXPORT_TOKEN_MAX + 32];
 	const char *options;
 	int ret;
 
@@ -123,7 +123,7 @@ static int export_add(const char *arg, const char *client, const char *given)
 
 static int export_del(const char *arg)
 {
-	char path[NR_EXPORT_PATH_MAX + 1];
+	char path[RC_EXPORT_PATH_MAX + 1];
 	int ret;
 
 	if (canon_path(arg, path, sizeof(path), 0))
@@ -142,18 +142,18 @@ static int export_del(const char *arg)
 
 static int export_list(void)
 {
-	struct nr_exports *t = NULL;
-	const struct nr_export *e;
+	struct rc_exports *t = NULL;
+	const struct rc_export *e;
 	int i, ret;
 
-	ret = nr_exports_load_all(&t);
+	ret = rc_exports_load_all(nr_test_root(), &t);
 	if (ret) {
 		rc_call_err(ret, "reading /etc/exports and /etc/exports.d");
 		return 1;
 	}
-	for (i = 0; (e = nr_exports_get(t, i)); i++)
+	for (i = 0; (e = rc_exports_get(t, i)); i++)
 		printf("%s %s(%s)\n", e->path, e->client, e->options);
-	nr_exports_delete(&t);
+	rc_exports_delete(&t);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
 
 #include "cmd.h"
 #include "rc_log.h"
-#include "status.h"
+#include "sysfile.h"
+#include "rc_status.h"
 
 static const char *s(struct json_object *o, const char *key)
 {
@@ -78,7 +79,7 @@ int nr_cmd_status(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && !json))
 		return nr_bad_usage("status: expected [--json]", NULL);
-	st = nr_status_collect();
+	st = rc_status_collect(nr_test_root());
 	if (!st) {
 		rc_diag(NULL, "status: out of memory");
 		return 1;

@@ -13,8 +13,9 @@
 #include "doctor.h"
 #include "nfsd.h"
 #include "probe.h"
+#include "rc_proc.h"
 #include "spawn.h"
-#include "status.h"
+#include "rc_status.h"
 #include "sysfile.h"
 
 static int failures;
@@ -171,18 +172,18 @@ static void check_nfsd(void)
 	struct nr_nfsd_state st;
 	char portlist[4096];
 
-	if (nr_file_exists(NR_NFSD_DIR "/portlist") != 1 ||
+	if (nr_file_exists(RC_NFSD_DIR "/portlist") != 1 ||
 	    nr_nfsd_read_state(20049, &st) || !st.running) {
 		verdict("ok", NULL, "nfsd is not running (no server checks)");
 		return;
 	}
-	nr_file_read(NR_NFSD_DIR "/portlist", portlist, sizeof(portlist));
+	nr_file_read(RC_NFSD_DIR "/portlist", portlist, sizeof(portlist));
 	if (!strstr(portlist, "rdma "))
 		verdict("FAIL", "nfsrdma server start (adds rdma 20049)",
 			"nfsd runs without an RDMA listener");
 	else
 		verdict("ok", NULL, "nfsd has an RDMA listener");
-	if (!nr_proc_running("rpc.mountd"))
+	if (!rc_proc_running("rpc.mountd"))
 		verdict("FAIL", "nfsrdma server start (starts rpc.mountd)",
 			"nfsd runs but rpc.mountd does not: exports cannot "
 			"be looked up");
@@ -192,7 +193,7 @@ static void check_nfsd(void)
 
 int nr_doctor(const char *spec)
 {
-	struct json_object *st = nr_status_collect();
+	struct json_object *st = rc_status_collect(nr_test_root());
 
 	failures = 0;
 	check_modules();

@@ -9,6 +9,7 @@
 #include "etab.h"
 #include "exports.h"
 #include "rc_log.h"
+#include "sysfile.h"
 #include "spawn.h"
 
 int nr_etab_reload(void)
@@ -25,9 +26,9 @@ int nr_etab_reload(void)
 	return ret < 0 ? ret : -EIO;
 }
 
-static int load(struct nr_exports **tp)
+static int load(struct rc_exports **tp)
 {
-	int ret = nr_exports_load(NR_ETAB, tp);
+	int ret = rc_exports_load(nr_test_root(), NR_ETAB, tp);
 
 	if (ret)
 		rc_call_err(ret, "reading %s", NR_ETAB);
@@ -53,8 +54,8 @@ static void canonical(const char *client, char *out, size_t len)
 
 int nr_etab_has(const char *path, const char *client)
 {
-	struct nr_exports *t = NULL;
-	const struct nr_export *e;
+	struct rc_exports *t = NULL;
+	const struct rc_export *e;
 	char canon[256] = "";
 	int ret, i, found = 0;
 
@@ -63,19 +64,19 @@ int nr_etab_has(const char *path, const char *client)
 		return ret;
 	if (client)
 		canonical(client, canon, sizeof(canon));
-	for (i = 0; (e = nr_exports_get(t, i)); i++)
+	for (i = 0; (e = rc_exports_get(t, i)); i++)
 		if (!strcmp(e->path, path) &&
 		    (!client || !strcasecmp(e->client, client) ||
 		     (canon[0] && !strcasecmp(e->client, canon))))
 			found = 1;
-	nr_exports_delete(&t);
+	rc_exports_delete(&t);
 	return found;
 }
 
 int nr_etab_describe(const char *path, char **out)
 {
-	struct nr_exports *t = NULL;
-	const struct nr_export *e;
+	struct rc_exports *t = NULL;
+	const struct rc_export *e;
 	size_t len = 0;
 	char *buf;
 	FILE *f;
@@ -88,14 +89,14 @@ int nr_etab_describe(const char *path, char **out)
 	f = open_memstream(&buf, &len);
 	if (!f) {
 		ret = -errno;
-		nr_exports_delete(&t);
+		rc_exports_delete(&t);
 		return ret;
 	}
-	for (i = 0; (e = nr_exports_get(t, i)); i++)
+	for (i = 0; (e = rc_exports_get(t, i)); i++)
 		if (!strcmp(e->path, path))
 			fprintf(f, "%s(%s)\n", e->client, e->options);
 	ret = fclose(f) ? -errno : 0;
-	nr_exports_delete(&t);
+	rc_exports_delete(&t);
 	if (ret) {
 		free(buf);
 		return ret;

@@ -18,174 +18,9 @@
 #include "sigdefer.h"
 #include "sysfile.h"
 
-#define NR_EXPORTS_DIR "/etc/exports.d"
-#define NR_EXPORTS_LOCK NR_EXPORTS_DIR "/.rdmaio.lock"
+#define NR_EXPORTS_LOCK RC_EXPORTS_DIR "/.rdmaio.lock"
 
-struct nr_exports {
-	int n;
-	struct nr_export e[NR_EXPORTS_MAX];
-};
-
-void nr_exports_delete(struct nr_exports **tp)
-{
-	if (!tp)
-		return;
-	free(*tp);
-	*tp = NULL;
-}
-
-int nr_exports_count(const struct nr_exports *t)
-{
-	return t->n;
-}
-
-const struct nr_export *nr_exports_get(const struct nr_exports *t, int i)
-{
-	return i >= 0 && i < t->n ? &t->e[i] : NULL;
-}
-
-/* One logical line: physical lines joined where one ends in a backslash. */
-static ssize_t read_logical(FILE *f, char **line, size_t *cap, int *lineno)
-{
-	char *part = NULL;
-	size_t pcap = 0, len = 0;
-	ssize_t n;
-	int any = 0;
-
-	while ((n = getline(&part, &pcap, f)) >= 0) {
-		char *grown;
-
-		(*lineno)++;
-		any = 1;
-		if (n && part[n - 1] == '\n')
-			part[--n] = '\0';
-		if (len + (size_t)n + 2 > *cap) {
-			grown = realloc(*line, len + (size_t)n + 2);
-			if (!grown) {
-				free(part);
-				return -ENOMEM;
-			}
-			*line = grown;
-			*cap = len + (size_t)n + 2;
-		}
-		memcpy(*line + len, part, (size_t)n + 1);
-		len += (size_t)n;
-		/* exportfs skips a comment to the end of its line, backslash
-		 * or not. */
-		if (!n || part[n - 1] != '\\' ||
-		    (*line)[strspn(*line, " \t")] == '#')
-			break;
-		(*line)[len - 1] = ' ';
-	}
-	free(part);
-	return any ? (ssize_t)len : -1;
-}
-
-static int load_stream(struct nr_exports *t, FILE *f, const char *abs)
-{
-	static const char *const why[] = { [E2BIG] = "a token is longer than "
-						     "exportfs reads",
-					   [EINVAL] = "an option list is not "
-						      "closed by ')'",
-					   [ENOSPC] = "too many entries" };
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, ret = 0, first;
-	ssize_t n;
-
-	for (;;) {
-		first = lineno + 1;
-		n = read_logical(f, &line, &cap, &lineno);
-		if (n == -1)
-			break;
-		if (n < 0) {
-			ret = (int)n;
-			break;
-		}
-		ret = nr_export_parse_line(line, &t->e[t->n],
-					   NR_EXPORTS_MAX - t->n);
-		if (ret >= 0) {
-			t->n += ret;
-			ret = 0;
-			continue;
-		}
-		rc_diag("correct the line (exports(5)), then run 'exportfs -ra'",
-			"%s:%d: %s", abs, first,
-			-ret < (int)(sizeof(why) / sizeof(why[0])) && why[-ret]
-				? why[-ret]
-				: "cannot be read");
-		break;
-	}
-	free(line);
-	return ret;
-}
-
-static int load_into(struct nr_exports *t, const char *abs)
-{
-	char path[4096];
-	FILE *f;
-	int ret;
-
-	ret = nr_path(path, sizeof(path), abs);
-	if (ret)
-		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	ret = load_stream(t, f, abs);
-	fclose(f);
-	return ret;
-}
-
-int nr_exports_load(const char *abs, struct nr_exports **tp)
-{
-	struct nr_exports *t = calloc(1, sizeof(*t));
-	int ret;
-
-	if (!t)
-		return -ENOMEM;
-	ret = load_into(t, abs);
-	if (ret) {
-		free(t);
-		return ret;
-	}
-	*tp = t;
-	return 0;
-}
-
-static int exports_file(const struct dirent *de)
-{
-	size_t n = strlen(de->d_name);
-
-	return de->d_name[0] != '.' && n > 8 &&
-	       !strcmp(de->d_name + n - 8, ".exports");
-}
-
-int nr_exports_load_all(struct nr_exports **tp)
-{
-	struct dirent **names = NULL;
-	char dir[4096], abs[4200];
-	int ret, n, i;
-
-	ret = nr_exports_load("/etc/exports", tp);
-	if (ret)
-		return ret;
-	ret = nr_path(dir, sizeof(dir), NR_EXPORTS_DIR);
-	n = ret ? 0 : scandir(dir, &names, exports_file, versionsort);
-	for (i = 0; i < n; i++) {
-		snprintf(abs, sizeof(abs), "%s/%s", NR_EXPORTS_DIR,
-			 names[i]->d_name);
-		if (!ret)
-			ret = load_into(*tp, abs);
-		free(names[i]);
-	}
-	free(names);
-	if (ret)
-		nr_exports_delete(tp);
-	return ret;
-}
-
-int nr_exports_format(const struct nr_exports *t, char *buf, size_t len)
+int nr_exports_format(const struct rc_exports *t, char *buf, size_t len)
 {
 	size_t o;
 	int i, n;
@@ -196,8 +31,8 @@ int nr_exports_format(const struct nr_exports *t, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
 	o = n;
-	for (i = 0; i < t->n; i++) {
-		n = nr_export_format(&t->e[i], buf + o, len - o);
+	for (i = 0; i < rc_exports_count(t); i++) {
+		n = nr_export_format(rc_exports_get(t, i), buf + o, len - o);
 		if (n < 0)
 			return n;
 		o += n;
@@ -211,7 +46,7 @@ static int lock_exports(void)
 	char dir[4096];
 	int ret;
 
-	ret = nr_path(dir, sizeof(dir), NR_EXPORTS_DIR);
+	ret = nr_path(dir, sizeof(dir), RC_EXPORTS_DIR);
 	if (ret)
 		return ret;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -222,9 +57,9 @@ static int lock_exports(void)
 	return nr_file_lock(NR_EXPORTS_LOCK);
 }
 
-static int save(const struct nr_exports *t)
+static int save(const struct rc_exports *t)
 {
-	size_t len = 1024 + (size_t)t->n * 6000;
+	size_t len = 1024 + (size_t)rc_exports_count(t) * 6000;
 	char *buf = malloc(len);
 	int n, ret;
 
@@ -291,9 +126,9 @@ static int snapshot_restore(const struct snapshot *s)
 	return ret;
 }
 
-static int table_from(const struct snapshot *s, struct nr_exports **tp)
+static int table_from(const struct snapshot *s, struct rc_exports **tp)
 {
-	struct nr_exports *t = calloc(1, sizeof(*t));
+	struct rc_exports *t = rc_exports_new();
 	FILE *f;
 	int ret = 0;
 
@@ -305,7 +140,7 @@ static int table_from(const struct snapshot *s, struct nr_exports **tp)
 			free(t);
 			return -errno;
 		}
-		ret = load_stream(t, f, NR_EXPORTS_FILE);
+		ret = rc_exports_load_stream(t, f, NR_EXPORTS_FILE);
 		fclose(f);
 	}
 	if (ret)
@@ -319,25 +154,24 @@ struct export_edit {
 	const char *path, *client, *options;
 };
 
-static int add_entry(struct nr_exports *t, const struct export_edit *x)
+static int add_entry(struct rc_exports *t, const struct export_edit *x)
 {
-	struct nr_export *e = NULL;
+	struct rc_export *e = NULL, *c;
 	int i;
 
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->e[i].path, x->path) &&
-		    !strcmp(t->e[i].client, x->client))
-			e = &t->e[i];
+	for (i = 0; (c = rc_exports_at(t, i)); i++)
+		if (!strcmp(c->path, x->path) && !strcmp(c->client, x->client))
+			e = c;
 	if (e && !strcmp(e->options, x->options))
 		return 0;
 	if (!e) {
-		if (t->n == NR_EXPORTS_MAX) {
+		e = rc_exports_append(t);
+		if (!e) {
 			rc_diag("delete unused exports first",
 				"%s already has %d entries", NR_EXPORTS_FILE,
-				NR_EXPORTS_MAX);
+				RC_EXPORTS_MAX);
 			return -ENOSPC;
 		}
-		e = &t->e[t->n++];
 		snprintf(e->path, sizeof(e->path), "%s", x->path);
 		snprintf(e->client, sizeof(e->client), "%s", x->client);
 	}
@@ -345,36 +179,39 @@ static int add_entry(struct nr_exports *t, const struct export_edit *x)
 	return 1;
 }
 
-static int del_entries(struct nr_exports *t, const struct export_edit *x)
+static int del_entries(struct rc_exports *t, const struct export_edit *x)
 {
-	int i, o = 0;
+	const struct rc_export *e;
+	int i = 0, changed = 0;
 
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->e[i].path, x->path) ||
-		    (x->client && strcmp(t->e[i].client, x->client)))
-			t->e[o++] = t->e[i];
-	if (o == t->n)
-		return 0;
-	t->n = o;
-	return 1;
+	while ((e = rc_exports_get(t, i))) {
+		if (!strcmp(e->path, x->path) &&
+		    (!x->client || !strcmp(e->client, x->client))) {
+			rc_exports_remove(t, i);
+			changed = 1;
+		} else {
+			i++;
+		}
+	}
+	return changed;
 }
 
 /* An entry edited by hand into nfsrdma's file is written back only if it
  * would pass as new: rewriting it could otherwise change what it means. */
-static int check_table(const struct nr_exports *t)
+static int check_table(const struct rc_exports *t)
 {
+	const struct rc_export *e;
 	int i;
 
-	for (i = 0; i < t->n; i++)
-		if (nr_export_check_client(t->e[i].client) ||
-		    nr_export_check_options(t->e[i].options) ||
-		    nr_export_check_entry(t->e[i].path, t->e[i].client,
-					  t->e[i].options)) {
+	for (i = 0; (e = rc_exports_get(t, i)); i++)
+		if (nr_export_check_client(e->client) ||
+		    nr_export_check_options(e->options) ||
+		    nr_export_check_entry(e->path, e->client, e->options)) {
 			rc_diag("correct or delete that entry in the file; "
 				"nfsrdma rewrites it on every change",
 				"%s: the entry for %s to %s is not one nfsrdma "
 				"would write",
-				NR_EXPORTS_FILE, t->e[i].path, t->e[i].client);
+				NR_EXPORTS_FILE, e->path, e->client);
 			return -EINVAL;
 		}
 	return 0;
@@ -382,7 +219,7 @@ static int check_table(const struct nr_exports *t)
 
 static int edit_table(const struct snapshot *s, const struct export_edit *x)
 {
-	struct nr_exports *t = NULL;
+	struct rc_exports *t = NULL;
 	int ret;
 
 	ret = table_from(s, &t);
@@ -398,7 +235,7 @@ static int edit_table(const struct snapshot *s, const struct export_edit *x)
 		if (!ret)
 			ret = 1;
 	}
-	nr_exports_delete(&t);
+	rc_exports_delete(&t);
 	return ret;
 }
 

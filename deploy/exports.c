@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "exports.h"
-#include "octal.h"
+#include "rc_octal.h"
 #include "rc_log.h"
 
 static void copy(char *dst, size_t size, const char *src)
@@ -39,7 +39,7 @@ int nr_export_escape(const char *path, char *out, size_t len)
 	return 0;
 }
 
-int nr_export_format(const struct nr_export *e, char *buf, size_t len)
+int nr_export_format(const struct rc_export *e, char *buf, size_t len)
 {
 	char esc[sizeof(e->path) * 4];
 	int n;
@@ -351,10 +351,10 @@ static int check_one(char *tok, int *seen)
 
 int nr_export_check_options(const char *list)
 {
-	char buf[NR_EXPORT_TOKEN_MAX + 1], *tok, *next;
+	char buf[RC_EXPORT_TOKEN_MAX + 1], *tok, *next;
 	int seen[4] = { 0 }, ret;
 
-	if (strlen(list) > NR_EXPORT_TOKEN_MAX)
+	if (strlen(list) > RC_EXPORT_TOKEN_MAX)
 		return bad_option(list, "the list is longer than exportfs "
 					"reads (511 bytes with the client)");
 	copy(buf, sizeof(buf), list);
@@ -390,115 +390,22 @@ int nr_export_check_entry(const char *path, const char *client,
 		return -EINVAL;
 	}
 
-	if (n > NR_EXPORT_PATH_MAX) {
+	if (n > RC_EXPORT_PATH_MAX) {
 		rc_diag("export a shorter path (a bind mount of it, for "
 			"example)",
 			"export path '%.40s...' is %zu bytes: exportfs reads "
 			"paths of at most %d",
-			path, n, NR_EXPORT_PATH_MAX);
+			path, n, RC_EXPORT_PATH_MAX);
 		return -ENAMETOOLONG;
 	}
 	/* exportfs reads CLIENT(OPTIONS) as one token of at most 511 bytes
 	 * and drops a longer one with the rest of the line. */
-	if (strlen(client) + strlen(options) + 2 > NR_EXPORT_TOKEN_MAX) {
+	if (strlen(client) + strlen(options) + 2 > RC_EXPORT_TOKEN_MAX) {
 		rc_diag("use fewer options, or a CIDR instead of a long name",
 			"export %s to %s: '%s(%s)' is longer than the %d bytes "
 			"exportfs reads",
-			path, client, client, options, NR_EXPORT_TOKEN_MAX);
+			path, client, client, options, RC_EXPORT_TOKEN_MAX);
 		return -E2BIG;
 	}
 	return 0;
-}
-
-/*
- * Reads one token as exportfs does: quotes group, "\ooo" is an octal byte in
- * any token. Sets *over when the token does not fit in len.
- */
-static const char *get_token(const char *p, char *out, size_t len, int *over)
-{
-	size_t o = 0;
-	int quoted = 0;
-
-	while (*p && (quoted || !isspace((unsigned char)*p))) {
-		char c = *p++;
-
-		if (c == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (c == '\\' && nr_octal_byte(p) >= 0) {
-			c = (char)nr_octal_byte(p);
-			p += 3;
-		}
-		if (o + 1 < len)
-			out[o++] = c;
-		else
-			*over = 1;
-	}
-	out[o] = '\0';
-	return p;
-}
-
-/* CLIENT(OPTIONS) or CLIENT into e; -EINVAL when ')' is not its last byte. */
-static int split_client(char *tok, const char *defopts, struct nr_export *e)
-{
-	char *paren = strchr(tok, '('), *close;
-
-	if (paren) {
-		*paren = '\0';
-		close = strchr(paren + 1, ')');
-		if (!close || close[1])
-			return -EINVAL;
-		*close = '\0';
-		copy(e->options, sizeof(e->options), paren + 1);
-	} else {
-		copy(e->options, sizeof(e->options), defopts);
-	}
-	/* A path alone, or "(opts)" alone, exports to everyone (exports(5)). */
-	copy(e->client, sizeof(e->client), tok[0] ? tok : "*");
-	return 0;
-}
-
-int nr_export_parse_line(const char *line, struct nr_export *out, int max)
-{
-	char tok[NR_EXPORT_TOKEN_MAX + 1],
-		defopts[NR_EXPORT_TOKEN_MAX + 1] = "";
-	const char *p = line;
-	int n = 0, over = 0;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!*p || *p == '#')
-		return 0;
-	if (max < 1)
-		return -ENOSPC;
-	p = get_token(p, out[0].path, sizeof(out[0].path), &over);
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (over)
-			return -E2BIG;
-		if (!*p || *p == '#')
-			break;
-		p = get_token(p, tok, sizeof(tok), &over);
-		if (over)
-			return -E2BIG;
-		if (tok[0] == '-') {
-			copy(defopts, sizeof(defopts), tok + 1);
-			continue;
-		}
-		if (n >= max)
-			return -ENOSPC;
-		if (n > 0)
-			memcpy(out[n].path, out[0].path, sizeof(out[n].path));
-		if (split_client(tok, defopts, &out[n]))
-			return -EINVAL;
-		n++;
-	}
-	if (n == 0) {
-		snprintf(out[0].client, sizeof(out[0].client), "*");
-		copy(out[0].options, sizeof(out[0].options), defopts);
-		n = 1;
-	}
-	return n;
 }

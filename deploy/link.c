@@ -8,87 +8,10 @@
 #include "kmodule.h"
 #include "link.h"
 #include "rc_log.h"
-#include "rdmanl.h"
+#include "rc_links.h"
+#include "rc_rdmanl.h"
 
 #define NR_MAX_LINKS 64
-
-struct dump_ctx {
-	struct nr_link *links;
-	int max;
-	int n;
-};
-
-static int dev_cb(const struct nr_rdmanl_attrs *a, void *arg)
-{
-	struct dump_ctx *d = arg;
-
-	if (!a->has_index || d->n >= d->max)
-		return 0;
-	memset(&d->links[d->n], 0, sizeof(d->links[d->n]));
-	d->links[d->n].index = a->index;
-	snprintf(d->links[d->n].name, sizeof(d->links[d->n].name), "%s",
-		 a->name);
-	d->n++;
-	return 0;
-}
-
-static int port_cb(const struct nr_rdmanl_attrs *a, void *arg)
-{
-	struct nr_link *l = arg;
-
-	if (a->ndev_name[0] && !l->netdev[0])
-		snprintf(l->netdev, sizeof(l->netdev), "%s", a->ndev_name);
-	return 0;
-}
-
-static int chardev_cb(const struct nr_rdmanl_attrs *a, void *arg)
-{
-	struct nr_link *l = arg;
-
-	if (a->has_driver_id)
-		l->driver = nr_rdmanl_driver_name(a->driver_id);
-	return 0;
-}
-
-int nr_link_list(struct nr_link *links, int max)
-{
-	struct dump_ctx d = { .links = links, .max = max };
-	struct nr_rdmanl *nl = NULL;
-	char msg[256];
-	int ret, i, len;
-
-	ret = nr_rdmanl_open(&nl);
-	if (ret)
-		return ret;
-	len = nr_rdmanl_build_dev_dump(msg, sizeof(msg),
-				       nr_rdmanl_next_seq(nl));
-	ret = nr_rdmanl_request(nl, msg, len, dev_cb, &d);
-	if (ret) {
-		rc_call_err(ret, "RDMA netlink device dump");
-		goto out;
-	}
-	for (i = 0; i < d.n; i++) {
-		len = nr_rdmanl_build_port_dump(msg, sizeof(msg),
-						nr_rdmanl_next_seq(nl),
-						links[i].index);
-		ret = nr_rdmanl_request(nl, msg, len, port_cb, &links[i]);
-		if (ret) {
-			rc_call_err(ret, "RDMA netlink port dump of %s",
-				    links[i].name);
-			goto out;
-		}
-		/* Without ib_uverbs there is no char device and the driver
-		 * stays unknown: that is not an error. */
-		len = nr_rdmanl_build_chardev(msg, sizeof(msg),
-					      nr_rdmanl_next_seq(nl),
-					      links[i].index);
-		nr_rdmanl_request(nl, msg, len, chardev_cb, &links[i]);
-	}
-	ret = d.n;
-out:
-	nr_rdmanl_close(&nl);
-	return ret;
-}
 
 const char *nr_link_add_cause(int err)
 {
@@ -112,7 +35,7 @@ const char *nr_link_add_cause(int err)
 	}
 }
 
-static int find(const struct nr_link *links, int n, const char *name,
+static int find(const struct rc_link *links, int n, const char *name,
 		const char *netdev)
 {
 	int i;
@@ -127,7 +50,7 @@ static int find(const struct nr_link *links, int n, const char *name,
 /* What the existing links say of adding name on netdev: 1 when exactly
  * that link is there already, 0 when it may be added, -errno (said) when
  * the name or the netdev is taken. */
-static int nr_link_add_conflict(const struct nr_link *links, int n,
+static int nr_link_add_conflict(const struct rc_link *links, int n,
 				const char *name, const char *netdev)
 {
 	char fix[256];
@@ -161,18 +84,18 @@ static int nr_link_add_conflict(const struct nr_link *links, int n,
 /* RDMA_NLDEV_CMD_NEWLINK for an rxe device named name on netdev. */
 static int nr_link_add_request(const char *name, const char *netdev)
 {
-	struct nr_rdmanl *nl = NULL;
+	struct rc_rdmanl *nl = NULL;
 	const char *cause;
 	char msg[512];
 	int ret, len;
 
-	ret = nr_rdmanl_open(&nl);
+	ret = rc_rdmanl_open(&nl);
 	if (ret)
 		return ret;
-	len = nr_rdmanl_build_newlink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
+	len = rc_rdmanl_build_newlink(msg, sizeof(msg), rc_rdmanl_next_seq(nl),
 				      name, "rxe", netdev);
-	ret = len < 0 ? len : nr_rdmanl_request(nl, msg, len, NULL, NULL);
-	nr_rdmanl_close(&nl);
+	ret = len < 0 ? len : rc_rdmanl_request(nl, msg, len, NULL, NULL);
+	rc_rdmanl_close(&nl);
 	if (ret) {
 		cause = nr_link_add_cause(ret);
 		rc_diag(ret == -EPERM ? "run as root, on a non-VLAN device"
@@ -186,7 +109,7 @@ static int nr_link_add_request(const char *name, const char *netdev)
 
 int nr_link_add(const char *name, const char *netdev)
 {
-	struct nr_link links[NR_MAX_LINKS];
+	struct rc_link links[NR_MAX_LINKS];
 	char fix[256];
 	int n, i, ret;
 
@@ -212,7 +135,7 @@ int nr_link_add(const char *name, const char *netdev)
 	    nr_module_load("rdma_ucm", "userspace RDMA CM"))
 		fprintf(stderr, "nfsrdma: warning: userspace RDMA tools will "
 				"not find the device\n");
-	n = nr_link_list(links, NR_MAX_LINKS);
+	n = rc_link_list(links, NR_MAX_LINKS);
 	if (n < 0)
 		return n;
 	ret = nr_link_add_conflict(links, n, name, netdev);
@@ -221,7 +144,7 @@ int nr_link_add(const char *name, const char *netdev)
 	ret = nr_link_add_request(name, netdev);
 	if (ret)
 		return ret;
-	n = nr_link_list(links, NR_MAX_LINKS);
+	n = rc_link_list(links, NR_MAX_LINKS);
 	i = n < 0 ? -1 : find(links, n, name, NULL);
 	if (i < 0 || strcmp(links[i].netdev, netdev)) {
 		rc_diag("check 'dmesg' for rdma_rxe messages",
@@ -236,12 +159,12 @@ int nr_link_add(const char *name, const char *netdev)
 
 int nr_link_del(const char *name)
 {
-	struct nr_link links[NR_MAX_LINKS];
-	struct nr_rdmanl *nl = NULL;
+	struct rc_link links[NR_MAX_LINKS];
+	struct rc_rdmanl *nl = NULL;
 	char msg[256];
 	int n, i, ret, len;
 
-	n = nr_link_list(links, NR_MAX_LINKS);
+	n = rc_link_list(links, NR_MAX_LINKS);
 	if (n < 0)
 		return n;
 	i = find(links, n, name, NULL);
@@ -249,13 +172,13 @@ int nr_link_del(const char *name)
 		printf("link %s not present\n", name);
 		return 0;
 	}
-	ret = nr_rdmanl_open(&nl);
+	ret = rc_rdmanl_open(&nl);
 	if (ret)
 		return ret;
-	len = nr_rdmanl_build_dellink(msg, sizeof(msg), nr_rdmanl_next_seq(nl),
+	len = rc_rdmanl_build_dellink(msg, sizeof(msg), rc_rdmanl_next_seq(nl),
 				      links[i].index);
-	ret = nr_rdmanl_request(nl, msg, len, NULL, NULL);
-	nr_rdmanl_close(&nl);
+	ret = rc_rdmanl_request(nl, msg, len, NULL, NULL);
+	rc_rdmanl_close(&nl);
 	if (ret) {
 		rc_diag(ret == -EPERM ? "run as root"
 				      : "only links made by 'link add' (rxe, "

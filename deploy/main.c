@@ -12,12 +12,13 @@
 
 #include "cmd.h"
 #include "link.h"
+#include "rc_links.h"
 #include "rc_log.h"
 #include "sigdefer.h"
 #include "doctor.h"
 #include "nfsd.h"
 #include "probe.h"
-#include "status.h"
+#include "rc_status.h"
 
 static void usage(FILE *f)
 {
@@ -57,11 +58,11 @@ int nr_bad_usage(const char *fmt, const char *arg)
 
 static int cmd_link(int argc, char **argv)
 {
-	struct nr_link links[64];
+	struct rc_link links[64];
 	int n, i;
 
 	if (argc >= 2 && !strcmp(argv[1], "list") && argc == 2) {
-		n = nr_link_list(links, 64);
+		n = rc_link_list(links, 64);
 		if (n < 0)
 			return 1;
 		for (i = 0; i < n; i++)

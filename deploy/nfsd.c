@@ -17,6 +17,7 @@
 #include "rc_log.h"
 #include "nfsd.h"
 #include "sigdefer.h"
+#include "rc_proc.h"
 #include "spawn.h"
 #include "sysfile.h"
 
@@ -121,12 +122,12 @@ int nr_nfsd_read_state(int rdma_port, struct nr_nfsd_state *st)
 	ssize_t n;
 
 	memset(st, 0, sizeof(*st));
-	n = nr_file_read(NR_NFSD_DIR "/portlist", buf, sizeof(buf));
+	n = nr_file_read(RC_NFSD_DIR "/portlist", buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	st->running = n > 0;
 	st->has_rdma = nr_nfsd_portlist_has(buf, "rdma", rdma_port);
-	n = nr_file_read(NR_NFSD_DIR "/threads", buf, sizeof(buf));
+	n = nr_file_read(RC_NFSD_DIR "/threads", buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	st->threads = atoi(buf);
@@ -136,14 +137,14 @@ int nr_nfsd_read_state(int rdma_port, struct nr_nfsd_state *st)
 /* Mounts the nfsd control filesystem unless it is there already. */
 static int mount_nfsd_fs(int *mounted)
 {
-	int ret = nr_file_exists(NR_NFSD_DIR "/portlist");
+	int ret = nr_file_exists(RC_NFSD_DIR "/portlist");
 
 	*mounted = 0;
 	if (ret != 0 || nr_test_root())
 		return ret < 0 ? ret : 0;
-	if (mount("nfsd", NR_NFSD_DIR, "nfsd", 0, NULL)) {
+	if (mount("nfsd", RC_NFSD_DIR, "nfsd", 0, NULL)) {
 		ret = -errno;
-		rc_call_err(ret, "mount(nfsd, %s, nfsd)", NR_NFSD_DIR);
+		rc_call_err(ret, "mount(nfsd, %s, nfsd)", RC_NFSD_DIR);
 		return ret;
 	}
 	*mounted = 1;
@@ -155,7 +156,7 @@ static int write_ctl(const char *file, const char *value, const char *what)
 	char path[128];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", NR_NFSD_DIR, file);
+	snprintf(path, sizeof(path), "%s/%s", RC_NFSD_DIR, file);
 	ret = nr_file_write(path, value);
 	if (ret)
 		rc_call_err(ret, "nfsd %s: write(%s, \"%.*s\")", what, path,
@@ -210,7 +211,7 @@ static int add_tcp(int port)
 			return fd;
 		}
 		snprintf(fdstr, sizeof(fdstr), "%d\n", fd);
-		ret = nr_file_write(NR_NFSD_DIR "/portlist", fdstr);
+		ret = nr_file_write(RC_NFSD_DIR "/portlist", fdstr);
 		close(fd);
 		if (ret == -ECONNREFUSED) {
 			rc_diag("start rpcbind, or leave NFSv3 out of "
@@ -235,7 +236,7 @@ static int add_rdma(int port)
 	int ret;
 
 	snprintf(line, sizeof(line), "rdma %d\n", port);
-	ret = nr_file_write(NR_NFSD_DIR "/portlist", line);
+	ret = nr_file_write(RC_NFSD_DIR "/portlist", line);
 	if (ret == -EPROTONOSUPPORT)
 		rc_diag("check 'modinfo rpcrdma' and that no /etc/modprobe.d "
 			"file blacklists rpcrdma or svcrdma",
@@ -299,7 +300,7 @@ static int check_mountd_registered(void)
 {
 	struct sockaddr_in lo = { .sin_family = AF_INET,
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	pid_t pid = nr_proc_find("rpc.mountd");
+	pid_t pid = rc_proc_find("rpc.mountd");
 	char fix[160];
 
 	if (!pid || nr_test_root() ||
@@ -331,13 +332,13 @@ static void undo_start(const struct nfsd_undo *u)
 
 	/* Zero threads drops every listener: only for a server that was
 	 * known to be down before. */
-	if (u->was_running == 0 && nr_file_write(NR_NFSD_DIR "/threads", "0\n"))
+	if (u->was_running == 0 && nr_file_write(RC_NFSD_DIR "/threads", "0\n"))
 		bad = 1;
 	if (nr_daemon_stop(u->mountd, "rpc.mountd"))
 		bad = 1;
 	if (nr_daemon_stop(u->rpcbind, "rpcbind"))
 		bad = 1;
-	if (u->mounted_fs && umount2(NR_NFSD_DIR, 0))
+	if (u->mounted_fs && umount2(RC_NFSD_DIR, 0))
 		bad = 1;
 	if (bad)
 		rc_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
@@ -364,7 +365,7 @@ static int check_started(const struct nr_nfsd_req *req)
 		return ret;
 	if (st.has_rdma && st.threads > 0)
 		return 0;
-	nr_file_read(NR_NFSD_DIR "/portlist", portlist, sizeof(portlist));
+	nr_file_read(RC_NFSD_DIR "/portlist", portlist, sizeof(portlist));
 	rc_diag("check 'dmesg' for svcrdma errors",
 		"nfsd: after start the portlist has no 'rdma %d' (has: %s) or "
 		"no threads (%d)",
@@ -384,7 +385,7 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 
 	ret = nr_nfsd_read_state(req->rdma_port, &st);
 	if (ret) {
-		rc_call_err(ret, "reading %s/portlist", NR_NFSD_DIR);
+		rc_call_err(ret, "reading %s/portlist", RC_NFSD_DIR);
 		return ret;
 	}
 	u->was_running = st.running;
@@ -458,7 +459,7 @@ int nr_nfsd_stop(void)
 	struct nr_nfsd_state st;
 	int ret;
 
-	if (nr_file_exists(NR_NFSD_DIR "/portlist") != 1) {
+	if (nr_file_exists(RC_NFSD_DIR "/portlist") != 1) {
 		printf("nfsd not running (nfsd filesystem not mounted)\n");
 		return 0;
 	}
@@ -488,24 +489,24 @@ int nr_nfsd_print_status(void)
 	ssize_t n;
 	char *p;
 
-	if (nr_file_exists(NR_NFSD_DIR "/portlist") != 1) {
+	if (nr_file_exists(RC_NFSD_DIR "/portlist") != 1) {
 		printf("nfsd: not running (nfsd filesystem not mounted)\n");
 		return 0;
 	}
-	n = nr_file_read(NR_NFSD_DIR "/threads", buf, sizeof(buf));
+	n = nr_file_read(RC_NFSD_DIR "/threads", buf, sizeof(buf));
 	printf("nfsd: %s, threads %s\n",
 	       n > 0 && atoi(buf) > 0 ? "running" : "stopped",
 	       n > 0 ? buf : "?");
-	if (nr_file_read(NR_NFSD_DIR "/versions", buf, sizeof(buf)) >= 0)
+	if (nr_file_read(RC_NFSD_DIR "/versions", buf, sizeof(buf)) >= 0)
 		printf("versions: %s\n", buf);
-	if (nr_file_read(NR_NFSD_DIR "/portlist", buf, sizeof(buf)) >= 0) {
+	if (nr_file_read(RC_NFSD_DIR "/portlist", buf, sizeof(buf)) >= 0) {
 		for (p = buf; (p = strchr(p, '\n'));)
 			*p = ',';
 		printf("portlist: %s\n", buf[0] ? buf : "(none)");
 	}
 	printf("rpc.mountd: %s\nrpcbind: %s\n",
-	       nr_proc_running("rpc.mountd") ? "running" : "not running",
-	       nr_proc_running("rpcbind") ? "running" : "not running");
+	       rc_proc_running("rpc.mountd") ? "running" : "not running",
+	       rc_proc_running("rpcbind") ? "running" : "not running");
 	return 0;
 }
 

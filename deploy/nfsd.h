@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#define NR_NFSD_DIR "/proc/fs/nfsd"
+#include "rc_status.h"
 
 enum nr_nfsd_step {
 	NR_NFSD_VERSIONS,

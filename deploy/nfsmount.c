@@ -14,10 +14,11 @@
 
 #include "kmodule.h"
 #include "rc_log.h"
-#include "mounts.h"
+#include "rc_mounts.h"
 #include "nfsmount.h"
 #include "probe.h"
 #include "spawn.h"
+#include "sysfile.h"
 
 #define RPCBIND_PORT 111
 
@@ -72,7 +73,7 @@ int nr_mount_check(const struct nr_mount_req *req)
 	return 0;
 }
 
-int nr_mount_options(const struct nr_mount_req *req, const char *addr,
+int rc_mount_options(const struct nr_mount_req *req, const char *addr,
 		     const char *clientaddr, char *out, size_t len)
 {
 	int port = req->port ? req->port
@@ -289,7 +290,7 @@ static int same_proto(const char *shown, const char *want)
 static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 			    const char *fstype)
 {
-	struct nr_mount_ent m;
+	struct rc_mount_ent m;
 	char proto[16] = "", fix[1200];
 	struct stat st;
 	int ret;
@@ -302,10 +303,10 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 					: "is not a directory");
 		return -ENOENT;
 	}
-	ret = nr_mounts_find(req->mountpoint, &m);
+	ret = rc_mounts_find(nr_test_root(), req->mountpoint, &m);
 	if (ret <= 0)
 		return ret;
-	nr_mount_opt(m.options, "proto", proto, sizeof(proto));
+	rc_mount_opt(m.options, "proto", proto, sizeof(proto));
 	if (!strcmp(m.source, src) && !strcmp(m.fstype, fstype) &&
 	    same_proto(proto, req->proto)) {
 		printf("%s already mounted on %s (proto=%s)\n", src,
@@ -322,19 +323,19 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 struct share_ctx {
 	const char *addr;
 	const char *proto;
-	struct nr_mount_ent found;
+	struct rc_mount_ent found;
 	char found_proto[16];
 };
 
-static int share_cb(const struct nr_mount_ent *m, void *arg)
+static int share_cb(const struct rc_mount_ent *m, void *arg)
 {
 	struct share_ctx *c = arg;
 	char addr[64], proto[16];
 
 	if (strcmp(m->fstype, "nfs4") ||
-	    !nr_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
+	    !rc_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
 	    strcmp(addr, c->addr) ||
-	    !nr_mount_opt(m->options, "proto", proto, sizeof(proto)) ||
+	    !rc_mount_opt(m->options, "proto", proto, sizeof(proto)) ||
 	    same_proto(proto, c->proto))
 		return 0;
 	c->found = *m;
@@ -353,7 +354,7 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 	char fix[1200];
 
 	if (nr_mount_fstype(req->vers)[3] == '\0' ||
-	    nr_mounts_foreach(share_cb, &c) <= 0)
+	    rc_mounts_foreach(nr_test_root(), share_cb, &c) <= 0)
 		return 0;
 	snprintf(fix, sizeof(fix),
 		 "unmount it first (nfsrdma umount %s): mount the two "
@@ -442,7 +443,7 @@ int nr_mount(const struct nr_mount_req *req)
 	int port = req->port ? req->port
 			     : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
 	time_t deadline = time(NULL) + 120;
-	struct nr_mount_ent m;
+	struct rc_mount_ent m;
 	int ret;
 
 	ret = nr_mount_split(req->spec, server, sizeof(server), path,
@@ -452,7 +453,7 @@ int nr_mount(const struct nr_mount_req *req)
 	ret = resolve(server, port, addr, sizeof(addr), caddr, sizeof(caddr));
 	if (ret)
 		return ret;
-	ret = nr_mount_options(req, addr, caddr, opts, sizeof(opts));
+	ret = rc_mount_options(req, addr, caddr, opts, sizeof(opts));
 	if (ret)
 		return ret;
 	if (strchr(server, ':'))
@@ -486,10 +487,10 @@ int nr_mount(const struct nr_mount_req *req)
 		return ret;
 	}
 	/* The mount table is the proof of what the kernel really did. */
-	ret = nr_mounts_find(req->mountpoint, &m);
-	nr_mount_opt(ret > 0 ? m.options : "", "proto", proto, sizeof(proto));
+	ret = rc_mounts_find(nr_test_root(), req->mountpoint, &m);
+	rc_mount_opt(ret > 0 ? m.options : "", "proto", proto, sizeof(proto));
 	/* The kernel shows port= only when it is not 2049. */
-	if (!nr_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
+	if (!rc_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
 		snprintf(got, sizeof(got), "2049");
 	snprintf(want, sizeof(want), "%d", port);
 	if (ret <= 0 || !same_proto(proto, req->proto) || strcmp(got, want)) {
@@ -508,11 +509,11 @@ int nr_mount(const struct nr_mount_req *req)
 
 int nr_umount(const char *mountpoint)
 {
-	struct nr_mount_ent m;
+	struct rc_mount_ent m;
 	char fix[1200];
 	int ret;
 
-	ret = nr_mounts_find(mountpoint, &m);
+	ret = rc_mounts_find(nr_test_root(), mountpoint, &m);
 	if (ret < 0) {
 		rc_call_err(ret, "reading /proc/mounts");
 		return ret;

@@ -29,7 +29,7 @@ int nr_mount_check(const struct nr_mount_req *req);
  * clientaddr for NFSv4, mountproto/mountaddr for NFSv3), nconnect, extra.
  * Returns 0, or -EINVAL (explained) for a bad request.
  */
-int nr_mount_options(const struct nr_mount_req *req, const char *addr,
+int rc_mount_options(const struct nr_mount_req *req, const char *addr,
 		     const char *clientaddr, char *out, size_t len);
 
 /* The filesystem type for vers: "nfs" for 3, "nfs4" for 4.x. */

@@ -1,8 +1,7 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
-NR_LIB_SRCS := deploy/sysfile.c deploy/rdmanl.c \
-	deploy/kmodule.c deploy/link.c deploy/spawn.c deploy/nfsd.c \
-	deploy/exports.c deploy/exportfile.c deploy/etab.c deploy/sigdefer.c \
-	deploy/mounts.c deploy/nfsmount.c deploy/status.c deploy/probe.c \
+NR_LIB_SRCS := deploy/sysfile.c deploy/kmodule.c deploy/link.c \
+	deploy/spawn.c deploy/nfsd.c deploy/exports.c deploy/exportfile.c \
+	deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c deploy/probe.c \
 	deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
 	deploy/cmd_mount.c deploy/cmd_status.c

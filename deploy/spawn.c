@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rc_log.h"
+#include "rc_proc.h"
 #include "spawn.h"
 #include "sysfile.h"
 
@@ -109,52 +110,13 @@ int nr_spawn_wait(char *const argv[])
 	return 128 + WTERMSIG(status);
 }
 
-/* 1 when /proc/PID/comm of pid is comm. Not through nr_path: processes
- * are never simulated. */
-static int comm_is(pid_t pid, const char *comm)
-{
-	char path[64], buf[64] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return !strcmp(buf, comm);
-}
-
-pid_t nr_proc_find(const char *comm)
-{
-	struct dirent *de;
-	pid_t found = 0;
-	DIR *d;
-
-	d = opendir("/proc");
-	if (!d)
-		return 0;
-	while (!found && (de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]) &&
-		    comm_is((pid_t)atoi(de->d_name), comm))
-			found = (pid_t)atoi(de->d_name);
-	closedir(d);
-	return found;
-}
-
-int nr_proc_running(const char *comm)
-{
-	return nr_proc_find(comm) != 0;
-}
-
 pid_t nr_daemon_start(char *const argv[], const char *why)
 {
 	char fix[160];
 	pid_t pid;
 	int ret;
 
-	if (nr_proc_running(argv[0]))
+	if (rc_proc_running(argv[0]))
 		return 0;
 	/* Their state folders come from systemd-tmpfiles and the package
 	 * scripts, which a minimal system may lack. */
@@ -166,7 +128,7 @@ pid_t nr_daemon_start(char *const argv[], const char *why)
 	/* It forked into the background: none ran before, so this one is
 	 * the one just started (a daemon that is socket-activated in the
 	 * same milliseconds would be taken for it). */
-	pid = nr_proc_find(argv[0]);
+	pid = rc_proc_find(argv[0]);
 	if (ret == 0 && pid > 0)
 		return pid;
 	/* Failed, yet its daemon may have forked: ours, so stopped. */
@@ -193,15 +155,15 @@ int nr_daemon_stop(pid_t pid, const char *comm)
 
 	/* The pid may have been reused since: only a process that still
 	 * has the daemon's name is ours. */
-	if (pid <= 0 || !comm_is(pid, comm))
+	if (pid <= 0 || !rc_proc_is(pid, comm))
 		return 0;
 	if (kill(pid, SIGTERM) && errno != ESRCH) {
 		rc_call_err(errno, "kill(%d, SIGTERM) (%s)", (int)pid, comm);
 		return -errno;
 	}
-	for (i = 0; i < 150 && comm_is(pid, comm); i++)
+	for (i = 0; i < 150 && rc_proc_is(pid, comm); i++)
 		nanosleep(&tick, NULL);
-	if (!comm_is(pid, comm))
+	if (!rc_proc_is(pid, comm))
 		return 0;
 	rc_diag(NULL, "%s (pid %d) did not stop within 3 s of SIGTERM", comm,
 		(int)pid);

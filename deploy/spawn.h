@@ -23,12 +23,6 @@ int nr_helper_path(const char *name, char *out, size_t len);
  * not start (after saying why). */
 int nr_spawn_wait(char *const argv[]);
 
-/* 1 when a process whose /proc/PID/comm is comm runs, else 0. */
-int nr_proc_running(const char *comm);
-
-/* The pid of such a process, 0 when none runs. */
-pid_t nr_proc_find(const char *comm);
-
 /*
  * Makes sure daemon argv[0], which forks itself into the background, runs:
  * nothing when a process of that name is already there, else starts it and

@@ -22,9 +22,10 @@ $(FUZZ_B)/common/%.o: FUZZ_CPPFLAGS = -Icommon
 $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/%.o: FUZZ_CPPFLAGS = -Iengine
 $(FUZZ_B)/tests/fuzz/fuzz-result.o: FUZZ_CPPFLAGS = -Itools -Icommon
 $(FUZZ_B)/tools/schema.o: $(RDMAIO_SCHEMA)
+$(FUZZ_B)/tools/%.o: FUZZ_CPPFLAGS = -Icommon
 $(FUZZ_B)/tools/schema.o: \
-	FUZZ_CPPFLAGS = -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
-$(FUZZ_B)/tools/host.o: FUZZ_CPPFLAGS = -DRDMAIO_VERSION='"fuzz"'
+	FUZZ_CPPFLAGS = -Icommon -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
+$(FUZZ_B)/tools/host.o: FUZZ_CPPFLAGS = -Icommon -DRDMAIO_VERSION='"fuzz"'
 
 # tools/part.mk is read after this file: its object list is expanded late.
 FUZZ_TOOL_OBJS = $(patsubst $(B)/%,$(FUZZ_B)/%,$(RDMAIO_TOOL_LIB_OBJS))
@@ -34,7 +35,7 @@ FUZZ_RC_OBJS = $(patsubst $(B)/%,$(FUZZ_B)/%,$(RC_OBJS))
 
 $(FUZZ_B)/fuzz-exports-%: $(FUZZ_B)/tests/fuzz/fuzz-exports-%.o \
 		$(FUZZ_B)/deploy/exports.o $$(FUZZ_RC_OBJS)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(RC_LIBS)
 $(FUZZ_B)/fuzz-hello: $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/proto.o
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 $(FUZZ_B)/fuzz-result: $(FUZZ_B)/tests/fuzz/fuzz-result.o $$(FUZZ_TOOL_OBJS) \

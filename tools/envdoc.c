@@ -16,15 +16,13 @@
 json_object *rio_envdoc_describe(const char *fio, const char *root)
 {
 	json_object *doc = json_object_new_object(), *host, *env, *warnings;
-	char created[32], *sdir;
+	char created[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	warnings = json_object_new_array();
 	host = rio_host_describe(root);
-	sdir = rio_host_self_dir();
-	env = rio_envstatus_gather(root, sdir, warnings);
-	free(sdir);
+	env = rio_envstatus_gather(root, warnings);
 	rio_host_warn_cpu(host, warnings);
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);

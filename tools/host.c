@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <ifaddrs.h>
 #include <netinet/in.h>
-#include <libgen.h>
 #include <netdb.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -187,17 +186,6 @@ json_object *rio_host_versions(const char *fio)
 	}
 	json_object_object_add(o, "rdma_core", rc);
 	return o;
-}
-
-char *rio_host_self_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return strdup(dirname(buf));
 }
 
 void rio_host_warn_cpu(json_object *host, json_object *warnings)

@@ -16,9 +16,6 @@ json_object *rio_host_versions(const char *fio);
 /* Adds an "emulated-cpu" warning when host (rio_host_describe) says so. */
 void rio_host_warn_cpu(json_object *host, json_object *warnings);
 
-/* The folder of the running binary (malloc'd), NULL when unknown. */
-char *rio_host_self_dir(void);
-
 /* Adds an {"code","message"} warning to the array. */
 void rio_warn_add(json_object *warnings, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "envstatus.h"
+#include "rc_status.h"
 #include "jutil.h"
 #include "mountwatch.h"
 
@@ -32,7 +32,7 @@ void rio_mountwatch_sample(void *watch)
 	json_object *now, *m;
 	size_t i, j;
 
-	now = rio_envstatus_nfs_mounts(w->root);
+	now = rc_status_nfs_mounts(w->root);
 	for (i = 0; i < rio_json_len(now); i++) {
 		m = json_object_array_get_idx(now, i);
 		for (j = 0; j < rio_json_len(w->seen); j++)

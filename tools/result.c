@@ -514,16 +514,14 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 {
 	json_object *doc, *host, *env, *warnings, *links;
 	struct rio_hostmap *map;
-	char created[32], *sdir;
+	char created[32];
 	time_t now = time(NULL);
 	struct measure m;
 	struct tm tm;
 
 	warnings = json_object_new_array();
 	host = rio_host_describe(in->root);
-	sdir = rio_host_self_dir();
-	env = rio_envstatus_gather(in->root, sdir, warnings);
-	free(sdir);
+	env = rio_envstatus_gather(in->root, warnings);
 	json_object_object_add(env, "nfs_mounts_during_run", mounts_seen(in));
 	links = rio_check_links(&in->link, rio_json_get(env, "status"));
 	map = hostmap_build(in, rio_json_str(host, "hostname"));

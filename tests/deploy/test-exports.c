@@ -23,6 +23,7 @@
 
 #include "exports.h"
 #include "rc_log.h"
+#include "sysfile.h"
 
 static char root[64];
 
@@ -100,22 +101,22 @@ static void escape__space_hash_backslash(void **state)
 
 static void parse__roundtrips_escaped_path(void **state)
 {
-	struct nr_export e[4];
+	struct rc_export e[4];
 	char esc[128], line[256];
 
 	(void)state;
 	nr_export_escape("/srv/my data", esc, sizeof(esc));
 	snprintf(line, sizeof(line), "%s 198.18.0.0/24(rw,sync) *.lab(ro)",
 		 esc);
-	assert_int_equal(nr_export_parse_line(line, e, 4), 2);
+	assert_int_equal(rc_export_parse_line(line, e, 4), 2);
 	assert_string_equal(e[0].path, "/srv/my data");
 	assert_string_equal(e[0].client, "198.18.0.0/24");
 	assert_string_equal(e[0].options, "rw,sync");
 	assert_string_equal(e[1].path, "/srv/my data");
 	assert_string_equal(e[1].client, "*.lab");
 	assert_string_equal(e[1].options, "ro");
-	assert_int_equal(nr_export_parse_line("  # comment", e, 4), 0);
-	assert_int_equal(nr_export_parse_line("\"/q d\" -ro h1", e, 4), 1);
+	assert_int_equal(rc_export_parse_line("  # comment", e, 4), 0);
+	assert_int_equal(rc_export_parse_line("\"/q d\" -ro h1", e, 4), 1);
 	assert_string_equal(e[0].path, "/q d");
 	assert_string_equal(e[0].client, "h1");
 	assert_string_equal(e[0].options, "ro");
@@ -256,10 +257,10 @@ static void entry__nfs_utils_limits(void **state)
 	(void)state;
 	memset(path, 'a', sizeof(path));
 	path[0] = '/';
-	path[NR_EXPORT_PATH_MAX] = '\0';
+	path[RC_EXPORT_PATH_MAX] = '\0';
 	assert_int_equal(nr_export_check_entry(path, "*", "rw"), 0);
-	path[NR_EXPORT_PATH_MAX] = 'a';
-	path[NR_EXPORT_PATH_MAX + 1] = '\0';
+	path[RC_EXPORT_PATH_MAX] = 'a';
+	path[RC_EXPORT_PATH_MAX + 1] = '\0';
 	assert_int_equal(nr_export_check_entry(path, "*", "rw"), -ENAMETOOLONG);
 	memset(client, 'h', 255);
 	client[255] = '\0';
@@ -267,7 +268,7 @@ static void entry__nfs_utils_limits(void **state)
 	/* client(options) of 511 bytes is the most exportfs reads (the
 	 * limit is on length alone: the options need not be valid here). */
 	memset(opts, 'r', sizeof(opts));
-	opts[NR_EXPORT_TOKEN_MAX - 2 - 255] = '\0';
+	opts[RC_EXPORT_TOKEN_MAX - 2 - 255] = '\0';
 	assert_int_equal(nr_export_check_entry("/srv", client, opts), 0);
 	strcat(opts, "r");
 	assert_int_equal(nr_export_check_entry("/srv", client, opts), -E2BIG);
@@ -281,30 +282,30 @@ static void entry__nfs_utils_limits(void **state)
 
 static void parse__refuses_what_exportfs_refuses(void **state)
 {
-	struct nr_export e[4];
+	struct rc_export e[4];
 	char line[2400];
 
 	(void)state;
-	assert_int_equal(nr_export_parse_line("/a h(rw", e, 4), -EINVAL);
-	assert_int_equal(nr_export_parse_line("/a h(rw)x", e, 4), -EINVAL);
-	assert_int_equal(nr_export_parse_line("/a h(rw) i(ro) j k", e, 2),
+	assert_int_equal(rc_export_parse_line("/a h(rw", e, 4), -EINVAL);
+	assert_int_equal(rc_export_parse_line("/a h(rw)x", e, 4), -EINVAL);
+	assert_int_equal(rc_export_parse_line("/a h(rw) i(ro) j k", e, 2),
 			 -ENOSPC);
 	/* exportfs decodes escapes in every token, the client's too. */
-	assert_int_equal(nr_export_parse_line("/a h\\050rw\\051", e, 4), 1);
+	assert_int_equal(rc_export_parse_line("/a h\\050rw\\051", e, 4), 1);
 	assert_string_equal(e[0].client, "h");
 	assert_string_equal(e[0].options, "rw");
 	memset(line, 'x', sizeof(line));
 	line[0] = '/';
 	line[1100] = '\0';
-	assert_int_equal(nr_export_parse_line(line, e, 4), -E2BIG);
+	assert_int_equal(rc_export_parse_line(line, e, 4), -E2BIG);
 	snprintf(line, sizeof(line), "/a h(%0600d)", 0);
-	assert_int_equal(nr_export_parse_line(line, e, 4), -E2BIG);
+	assert_int_equal(rc_export_parse_line(line, e, 4), -E2BIG);
 }
 
 /* exportfs has no line limit: neither has the loader. */
 static void file__long_lines_load_whole(void **state)
 {
-	struct nr_exports *t = NULL;
+	struct rc_exports *t = NULL;
 	char path[256], name[64];
 	FILE *f;
 	int i;
@@ -322,14 +323,15 @@ static void file__long_lines_load_whole(void **state)
 			i);
 	fputs(" \\\n  last(ro)\n", f);
 	fclose(f);
-	assert_int_equal(nr_exports_load(NR_EXPORTS_FILE, &t), 0);
-	assert_int_equal(nr_exports_count(t), 41);
+	assert_int_equal(rc_exports_load(nr_test_root(), NR_EXPORTS_FILE, &t),
+			 0);
+	assert_int_equal(rc_exports_count(t), 41);
 	snprintf(name, sizeof(name),
 		 "host-039.with-a-rather-long-domain-name.lab");
-	assert_string_equal(nr_exports_get(t, 39)->client, name);
-	assert_string_equal(nr_exports_get(t, 40)->client, "last");
-	assert_string_equal(nr_exports_get(t, 40)->options, "ro");
-	nr_exports_delete(&t);
+	assert_string_equal(rc_exports_get(t, 39)->client, name);
+	assert_string_equal(rc_exports_get(t, 40)->client, "last");
+	assert_string_equal(rc_exports_get(t, 40)->options, "ro");
+	rc_exports_delete(&t);
 	assert_int_equal(nr_exports_file_del("/srv/l", NULL), 1);
 }
 
@@ -361,20 +363,21 @@ static void file__add_is_idempotent_and_escaped(void **state)
 
 static void file__load_reads_back_what_was_written(void **state)
 {
-	struct nr_exports *t = NULL;
-	const struct nr_export *e;
+	struct rc_exports *t = NULL;
+	const struct rc_export *e;
 
 	(void)state;
 	assert_int_equal(
 		nr_exports_file_add("/srv/x y#z", "fd18::/64", "rw,fsid=3"), 1);
-	assert_int_equal(nr_exports_load(NR_EXPORTS_FILE, &t), 0);
-	assert_int_equal(nr_exports_count(t), 1);
-	e = nr_exports_get(t, 0);
+	assert_int_equal(rc_exports_load(nr_test_root(), NR_EXPORTS_FILE, &t),
+			 0);
+	assert_int_equal(rc_exports_count(t), 1);
+	e = rc_exports_get(t, 0);
 	assert_string_equal(e->path, "/srv/x y#z");
 	assert_string_equal(e->client, "fd18::/64");
 	assert_string_equal(e->options, "rw,fsid=3");
-	nr_exports_delete(&t);
-	nr_exports_delete(&t);
+	rc_exports_delete(&t);
+	rc_exports_delete(&t);
 	assert_int_equal(nr_exports_file_del("/srv/x y#z", NULL), 1);
 }
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "rc_log.h"
-#include "mounts.h"
+#include "rc_mounts.h"
 #include "nfsmount.h"
 
 static void options__v42_over_rdma(void **state)
@@ -22,7 +22,7 @@ static void options__v42_over_rdma(void **state)
 	char opts[512];
 
 	(void)state;
-	assert_int_equal(nr_mount_options(&req, "198.18.0.1", "198.18.0.2",
+	assert_int_equal(rc_mount_options(&req, "198.18.0.1", "198.18.0.2",
 					  opts, sizeof(opts)),
 			 0);
 	assert_string_equal(opts, "vers=4.2,proto=rdma,port=20049,"
@@ -39,12 +39,12 @@ options__v3_over_rdma_mounts_over_tcp_ipv6_names_family(void **state)
 	char opts[512];
 
 	(void)state;
-	assert_int_equal(nr_mount_options(&req, "fd18::1", "fd18::2", opts,
+	assert_int_equal(rc_mount_options(&req, "fd18::1", "fd18::2", opts,
 					  sizeof(opts)),
 			 0);
 	assert_string_equal(opts, "vers=3,proto=rdma6,port=20050,addr=fd18::1,"
 				  "mountproto=tcp6,mountaddr=fd18::1");
-	assert_int_equal(nr_mount_options(&req, "198.18.0.1", "198.18.0.2",
+	assert_int_equal(rc_mount_options(&req, "198.18.0.1", "198.18.0.2",
 					  opts, sizeof(opts)),
 			 0);
 	assert_string_equal(opts, "vers=3,proto=rdma,port=20050,"
@@ -61,12 +61,12 @@ static void options__tcp_nconnect_and_extra(void **state)
 	char opts[512];
 
 	(void)state;
-	assert_int_equal(nr_mount_options(&req, "10.0.0.1", "10.0.0.9", opts,
+	assert_int_equal(rc_mount_options(&req, "10.0.0.1", "10.0.0.9", opts,
 					  sizeof(opts)),
 			 0);
 	assert_string_equal(opts, "vers=4.1,proto=tcp,port=2049,addr=10.0.0.1,"
 				  "clientaddr=10.0.0.9,nconnect=8,ro,noac");
-	assert_int_equal(nr_mount_options(&req, "10.0.0.1", "10.0.0.9", opts,
+	assert_int_equal(rc_mount_options(&req, "10.0.0.1", "10.0.0.9", opts,
 					  20),
 			 -ENOSPC);
 }
@@ -77,11 +77,11 @@ static void options__rejects_bad_proto_and_vers(void **state)
 	char opts[512];
 
 	(void)state;
-	assert_int_equal(nr_mount_options(&req, "a", "b", opts, sizeof(opts)),
+	assert_int_equal(rc_mount_options(&req, "a", "b", opts, sizeof(opts)),
 			 -EINVAL);
 	req.proto = "rdma";
 	req.vers = "2";
-	assert_int_equal(nr_mount_options(&req, "a", "b", opts, sizeof(opts)),
+	assert_int_equal(rc_mount_options(&req, "a", "b", opts, sizeof(opts)),
 			 -EINVAL);
 }
 
@@ -116,12 +116,12 @@ static void mount_opt__whole_keys_only(void **state)
 	char v[32];
 
 	(void)state;
-	assert_true(nr_mount_opt("rw,vers=4.2,mountproto=tcp,proto=rdma",
+	assert_true(rc_mount_opt("rw,vers=4.2,mountproto=tcp,proto=rdma",
 				 "proto", v, sizeof(v)));
 	assert_string_equal(v, "rdma");
-	assert_true(nr_mount_opt("rw,vers=4.2", "vers", v, sizeof(v)));
+	assert_true(rc_mount_opt("rw,vers=4.2", "vers", v, sizeof(v)));
 	assert_string_equal(v, "4.2");
-	assert_false(nr_mount_opt("rw,mountport=1", "port", v, sizeof(v)));
+	assert_false(rc_mount_opt("rw,mountport=1", "port", v, sizeof(v)));
 }
 
 int main(void)

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "link.h"
-#include "rdmanl.h"
+#include "rc_rdmanl.h"
 
 static void newlink__matches_iproute2(void **state)
 {
@@ -36,7 +36,7 @@ static void newlink__matches_iproute2(void **state)
 
 	(void)state;
 	memset(buf, 0xa5, sizeof(buf));
-	len = nr_rdmanl_build_newlink(buf, sizeof(buf), 0x11223344, "rxe0",
+	len = rc_rdmanl_build_newlink(buf, sizeof(buf), 0x11223344, "rxe0",
 				      "rxe", "veth0");
 	assert_int_equal(len, sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
@@ -54,7 +54,7 @@ static void dellink__matches_iproute2(void **state)
 	int len;
 
 	(void)state;
-	len = nr_rdmanl_build_dellink(buf, sizeof(buf), 1, 3);
+	len = rc_rdmanl_build_dellink(buf, sizeof(buf), 1, 3);
 	assert_int_equal(len, sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
 }
@@ -68,7 +68,7 @@ static void dev_dump__is_get_with_dump_flags(void **state)
 	unsigned char buf[64];
 
 	(void)state;
-	assert_int_equal(nr_rdmanl_build_dev_dump(buf, sizeof(buf), 7), 16);
+	assert_int_equal(rc_rdmanl_build_dev_dump(buf, sizeof(buf), 7), 16);
 	assert_memory_equal(buf, want, sizeof(want));
 }
 
@@ -77,27 +77,27 @@ static void newlink__too_small_buffer(void **state)
 	unsigned char buf[40];
 
 	(void)state;
-	assert_int_equal(nr_rdmanl_build_newlink(buf, sizeof(buf), 1, "rxe0",
+	assert_int_equal(rc_rdmanl_build_newlink(buf, sizeof(buf), 1, "rxe0",
 						 "rxe", "veth0"),
 			 -ENOSPC);
-	assert_int_equal(nr_rdmanl_build_newlink(buf, 8, 1, "a", "b", "c"),
+	assert_int_equal(rc_rdmanl_build_newlink(buf, 8, 1, "a", "b", "c"),
 			 -ENOSPC);
 }
 
 static void parse__reads_back_attributes(void **state)
 {
 	unsigned char buf[256];
-	struct nr_rdmanl_attrs a;
+	struct rc_rdmanl_attrs a;
 	int len;
 
 	(void)state;
-	len = nr_rdmanl_build_newlink(buf, sizeof(buf), 9, "rxe7", "rxe",
+	len = rc_rdmanl_build_newlink(buf, sizeof(buf), 9, "rxe7", "rxe",
 				      "eth3");
-	assert_int_equal(nr_rdmanl_parse(buf, len, &a), 0);
+	assert_int_equal(rc_rdmanl_parse(buf, len, &a), 0);
 	assert_string_equal(a.name, "rxe7");
 	assert_string_equal(a.ndev_name, "eth3");
-	len = nr_rdmanl_build_port_dump(buf, sizeof(buf), 9, 42);
-	assert_int_equal(nr_rdmanl_parse(buf, len, &a), 0);
+	len = rc_rdmanl_build_port_dump(buf, sizeof(buf), 9, 42);
+	assert_int_equal(rc_rdmanl_parse(buf, len, &a), 0);
 	assert_true(a.has_index);
 	assert_int_equal(a.index, 42);
 }
@@ -105,16 +105,16 @@ static void parse__reads_back_attributes(void **state)
 static void parse__rejects_truncated(void **state)
 {
 	unsigned char buf[256];
-	struct nr_rdmanl_attrs a;
+	struct rc_rdmanl_attrs a;
 	int len;
 
 	(void)state;
-	len = nr_rdmanl_build_newlink(buf, sizeof(buf), 9, "rxe7", "rxe",
+	len = rc_rdmanl_build_newlink(buf, sizeof(buf), 9, "rxe7", "rxe",
 				      "eth3");
-	assert_int_equal(nr_rdmanl_parse(buf, len - 4, &a), -EINVAL);
+	assert_int_equal(rc_rdmanl_parse(buf, len - 4, &a), -EINVAL);
 	/* An attribute claiming more than the message holds. */
 	buf[16] = 0xff;
-	assert_int_equal(nr_rdmanl_parse(buf, len, &a), -EINVAL);
+	assert_int_equal(rc_rdmanl_parse(buf, len, &a), -EINVAL);
 }
 
 static void add_cause__enfile_means_name_taken(void **state)
@@ -130,9 +130,9 @@ static void add_cause__enfile_means_name_taken(void **state)
 static void driver_name__rxe_and_siw(void **state)
 {
 	(void)state;
-	assert_string_equal(nr_rdmanl_driver_name(14), "rxe");
-	assert_string_equal(nr_rdmanl_driver_name(18), "siw");
-	assert_null(nr_rdmanl_driver_name(999));
+	assert_string_equal(rc_rdmanl_driver_name(14), "rxe");
+	assert_string_equal(rc_rdmanl_driver_name(18), "siw");
+	assert_null(rc_rdmanl_driver_name(999));
 }
 
 int main(void)

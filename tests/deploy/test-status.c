@@ -21,7 +21,8 @@
 
 #include "doctor.h"
 #include "rc_log.h"
-#include "status.h"
+#include "sysfile.h"
+#include "rc_status.h"
 
 static char root[64];
 
@@ -138,7 +139,7 @@ static struct json_object *find_dev(struct json_object *st, const char *name)
 
 static void status__hardware_device_from_sysfs(void **state)
 {
-	struct json_object *st = nr_status_collect(), *d;
+	struct json_object *st = rc_status_collect(nr_test_root()), *d;
 
 	(void)state;
 	assert_string_equal(str(st, "schema"), "rdmaio-status/1");
@@ -161,7 +162,7 @@ static void status__hardware_device_from_sysfs(void **state)
 
 static void status__unknown_facts_are_null(void **state)
 {
-	struct json_object *st = nr_status_collect(), *d;
+	struct json_object *st = rc_status_collect(nr_test_root()), *d;
 
 	(void)state;
 	d = find_dev(st, "rxe0");
@@ -178,7 +179,7 @@ static void status__unknown_facts_are_null(void **state)
 
 static void status__nfsd_exports_and_mounts(void **state)
 {
-	struct json_object *st = nr_status_collect();
+	struct json_object *st = rc_status_collect(nr_test_root());
 
 	(void)state;
 	assert_true(json_object_get_boolean(get(st, "nfsd.running")));
@@ -213,11 +214,11 @@ static void status__nfsd_exports_and_mounts(void **state)
 static void status__rate_and_phys_state_parsers(void **state)
 {
 	(void)state;
-	assert_true(nr_status_rate_gbps("2.5 Gb/sec (1X SDR)") == 2.5);
-	assert_true(nr_status_rate_gbps("10 Gb/sec (1X FDR10)") == 10.0);
-	assert_true(nr_status_rate_gbps("garbage") < 0);
-	assert_string_equal(nr_status_phys_state("3: Disabled"), "DISABLED");
-	assert_null(nr_status_phys_state("9: Future"));
+	assert_true(rc_status_rate_gbps("2.5 Gb/sec (1X SDR)") == 2.5);
+	assert_true(rc_status_rate_gbps("10 Gb/sec (1X FDR10)") == 10.0);
+	assert_true(rc_status_rate_gbps("garbage") < 0);
+	assert_string_equal(rc_status_phys_state("3: Disabled"), "DISABLED");
+	assert_null(rc_status_phys_state("9: Future"));
 }
 
 /* doctor compares this with the rxe port's active_mtu: rdma_rxe keeps 80

@@ -37,12 +37,12 @@ static void xgettok_put(char *tok, size_t *i, char c)
 }
 
 /* nfs-utils' view of one line: decoded tokens, or abort. */
-static void nfs_utils_read(const char *line, const struct nr_export *e)
+static void nfs_utils_read(const char *line, const struct rc_export *e)
 {
-	char path[sizeof(e->path) * 4], tok[NR_EXPORT_TOKEN_MAX * 4];
+	char path[sizeof(e->path) * 4], tok[RC_EXPORT_TOKEN_MAX * 4];
 	char *out[2] = { path, tok };
 	const char *p = line;
-	size_t o, lens[2] = { sizeof(e->path), NR_EXPORT_TOKEN_MAX + 1 };
+	size_t o, lens[2] = { sizeof(e->path), RC_EXPORT_TOKEN_MAX + 1 };
 	int t;
 
 	for (t = 0; t < 2; t++) {
@@ -69,8 +69,8 @@ static void nfs_utils_read(const char *line, const struct nr_export *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct nr_export e, back[2];
-	char buf[4096], line[sizeof(e.path) * 4 + 2 * NR_EXPORT_TOKEN_MAX];
+	struct rc_export e, back[2];
+	char buf[4096], line[sizeof(e.path) * 4 + 2 * RC_EXPORT_TOKEN_MAX];
 	const char *client, *options;
 
 	rc_log_set_quiet(1);
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nr_export_format(&e, line, sizeof(line)) < 0)
 		abort();
 	nfs_utils_read(line, &e);
-	if (nr_export_parse_line(line, back, 2) != 1 ||
+	if (rc_export_parse_line(line, back, 2) != 1 ||
 	    strcmp(back[0].path, e.path) || strcmp(back[0].client, e.client) ||
 	    strcmp(back[0].options, e.options))
 		abort();

@@ -13,10 +13,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void roundtrip(const struct nr_export *e)
+static void roundtrip(const struct rc_export *e)
 {
-	struct nr_export back[2];
-	char line[4 * sizeof(e->path) + 2 * NR_EXPORT_TOKEN_MAX];
+	struct rc_export back[2];
+	char line[4 * sizeof(e->path) + 2 * RC_EXPORT_TOKEN_MAX];
 
 	if (e->path[0] != '/' || nr_export_check_client(e->client) ||
 	    nr_export_check_options(e->options) ||
@@ -24,7 +24,7 @@ static void roundtrip(const struct nr_export *e)
 		return;
 	if (nr_export_format(e, line, sizeof(line)) < 0)
 		abort();
-	if (nr_export_parse_line(line, back, 2) != 1 ||
+	if (rc_export_parse_line(line, back, 2) != 1 ||
 	    strcmp(back[0].path, e->path) ||
 	    strcmp(back[0].client, e->client) ||
 	    strcmp(back[0].options, e->options))
@@ -33,7 +33,7 @@ static void roundtrip(const struct nr_export *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct nr_export e[8];
+	struct rc_export e[8];
 	char *line;
 	int n, i;
 
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	n = nr_export_parse_line(line, e, 8);
+	n = rc_export_parse_line(line, e, 8);
 	if (n > 8)
 		abort();
 	for (i = 0; i < n; i++)

@@ -286,6 +286,11 @@ check_fails "NFSv3 over RDMA mounts the full path (with its space)" 0 \
 check "the v3 mount is proto=rdma with mountproto=tcp" \
 	grep -q " $mnt nfs .*proto=rdma,port=20049,.*mountproto=tcp" /proc/mounts
 check "the v3 mount reads the RDMA file" cmp /tmp/nr-data $mnt/f.rdma
+# With rxe0, nfsd, the exports and this mount all there: one description.
+"$nr" status --json >/tmp/nr-status.json
+"${RDMAIO:-$PWD/build/rdmaio}" env >/tmp/nr-env.json
+check "nfsrdma status --json and rdmaio env agree, member by member" \
+	tests/status-agree.py /tmp/nr-status.json /tmp/nr-env.json --lab
 "$nr" umount $mnt >/dev/null
 
 # --- mount errors

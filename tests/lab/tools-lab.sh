@@ -56,7 +56,7 @@ devs = (env["status"] or {}).get("rdma_devices", [])
 dev = [x for x in devs if x["name"] == sys.argv[2]]
 port = dev[0]["ports"][0] if dev and dev[0]["ports"] else {}
 check("the environment lists rxe0 as a software device on the lab netdev",
-      env["source"] in ("nfsrdma", "sysfs") and dev and dev[0]["transport"] == "software"
+      env["source"] == "rdmaio" and dev and dev[0]["transport"] == "software"
       and port.get("state") == "ACTIVE" and port.get("link_layer") == "Ethernet"
       and port.get("netdev") == sys.argv[3], env)
 print("# rxe0 port: " + json.dumps(port))

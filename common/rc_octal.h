@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef NR_OCTAL_H
-#define NR_OCTAL_H
+#ifndef RC_OCTAL_H
+#define RC_OCTAL_H
 
 /*
  * The byte of a "\ooo" escape whose digits start at p (just after the
  * backslash), as exports(5) and /proc/mounts write spaces and other specials
  * in paths; -1 when p does not start three octal digits of one byte.
  */
-static inline int nr_octal_byte(const char *p)
+static inline int rc_octal_byte(const char *p)
 {
 	if (p[0] < '0' || p[0] > '3' || p[1] < '0' || p[1] > '7' ||
 	    p[2] < '0' || p[2] > '7')

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "rc_log.h"
-#include "rdmanl.h"
+#include "rc_rdmanl.h"
 
-struct nr_rdmanl {
+struct rc_rdmanl {
 	int fd;
 	uint32_t portid;
 	uint32_t seq;
@@ -63,7 +63,7 @@ static int put_u32(void *buf, size_t size, uint16_t type, uint32_t v)
 	return put_attr(buf, size, type, &v, sizeof(v));
 }
 
-int nr_rdmanl_build_newlink(void *buf, size_t size, uint32_t seq,
+int rc_rdmanl_build_newlink(void *buf, size_t size, uint32_t seq,
 			    const char *name, const char *type,
 			    const char *netdev)
 {
@@ -80,7 +80,7 @@ int nr_rdmanl_build_newlink(void *buf, size_t size, uint32_t seq,
 	return ret ? ret : (int)((struct nlmsghdr *)buf)->nlmsg_len;
 }
 
-int nr_rdmanl_build_dellink(void *buf, size_t size, uint32_t seq,
+int rc_rdmanl_build_dellink(void *buf, size_t size, uint32_t seq,
 			    uint32_t index)
 {
 	int ret = msg_start(buf, size, seq, RDMA_NLDEV_CMD_DELLINK,
@@ -91,7 +91,7 @@ int nr_rdmanl_build_dellink(void *buf, size_t size, uint32_t seq,
 	return ret ? ret : (int)((struct nlmsghdr *)buf)->nlmsg_len;
 }
 
-int nr_rdmanl_build_dev_dump(void *buf, size_t size, uint32_t seq)
+int rc_rdmanl_build_dev_dump(void *buf, size_t size, uint32_t seq)
 {
 	int ret = msg_start(buf, size, seq, RDMA_NLDEV_CMD_GET,
 			    NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP);
@@ -99,7 +99,7 @@ int nr_rdmanl_build_dev_dump(void *buf, size_t size, uint32_t seq)
 	return ret ? ret : (int)((struct nlmsghdr *)buf)->nlmsg_len;
 }
 
-int nr_rdmanl_build_port_dump(void *buf, size_t size, uint32_t seq,
+int rc_rdmanl_build_port_dump(void *buf, size_t size, uint32_t seq,
 			      uint32_t index)
 {
 	int ret = msg_start(buf, size, seq, RDMA_NLDEV_CMD_PORT_GET,
@@ -110,7 +110,7 @@ int nr_rdmanl_build_port_dump(void *buf, size_t size, uint32_t seq,
 	return ret ? ret : (int)((struct nlmsghdr *)buf)->nlmsg_len;
 }
 
-int nr_rdmanl_build_chardev(void *buf, size_t size, uint32_t seq,
+int rc_rdmanl_build_chardev(void *buf, size_t size, uint32_t seq,
 			    uint32_t index)
 {
 	int ret = msg_start(buf, size, seq, RDMA_NLDEV_CMD_GET_CHARDEV,
@@ -134,7 +134,7 @@ static void copy_str(char *dst, size_t size, const struct nlattr *nla)
 	dst[n] = '\0';
 }
 
-int nr_rdmanl_parse(const void *msg, size_t len, struct nr_rdmanl_attrs *out)
+int rc_rdmanl_parse(const void *msg, size_t len, struct rc_rdmanl_attrs *out)
 {
 	const struct nlmsghdr *nlh = msg;
 	size_t off = NLMSG_HDRLEN;
@@ -195,11 +195,11 @@ int nr_rdmanl_parse(const void *msg, size_t len, struct nr_rdmanl_attrs *out)
 	return 0;
 }
 
-int nr_rdmanl_open(struct nr_rdmanl **nlp)
+int rc_rdmanl_open(struct rc_rdmanl **nlp)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	socklen_t salen = sizeof(sa);
-	struct nr_rdmanl *nl;
+	struct rc_rdmanl *nl;
 	int ret;
 
 	nl = calloc(1, sizeof(*nl));
@@ -227,7 +227,7 @@ int nr_rdmanl_open(struct nr_rdmanl **nlp)
 	return 0;
 }
 
-void nr_rdmanl_close(struct nr_rdmanl **nlp)
+void rc_rdmanl_close(struct rc_rdmanl **nlp)
 {
 	if (!nlp || !*nlp)
 		return;
@@ -236,13 +236,13 @@ void nr_rdmanl_close(struct nr_rdmanl **nlp)
 	*nlp = NULL;
 }
 
-uint32_t nr_rdmanl_next_seq(struct nr_rdmanl *nl)
+uint32_t rc_rdmanl_next_seq(struct rc_rdmanl *nl)
 {
 	return ++nl->seq;
 }
 
-int nr_rdmanl_request(struct nr_rdmanl *nl, const void *msg, size_t len,
-		      nr_rdmanl_cb cb, void *arg)
+int rc_rdmanl_request(struct rc_rdmanl *nl, const void *msg, size_t len,
+		      rc_rdmanl_cb cb, void *arg)
 {
 	uint32_t seq = ((const struct nlmsghdr *)msg)->nlmsg_seq;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
@@ -287,9 +287,9 @@ int nr_rdmanl_request(struct nr_rdmanl *nl, const void *msg, size_t len,
 				break;
 			}
 			if (cb && !ret) {
-				struct nr_rdmanl_attrs a;
+				struct rc_rdmanl_attrs a;
 
-				ret = nr_rdmanl_parse(nlh, nlh->nlmsg_len, &a);
+				ret = rc_rdmanl_parse(nlh, nlh->nlmsg_len, &a);
 				if (!ret)
 					ret = cb(&a, arg);
 			}
@@ -298,7 +298,7 @@ int nr_rdmanl_request(struct nr_rdmanl *nl, const void *msg, size_t len,
 	return ret;
 }
 
-const char *nr_rdmanl_driver_name(uint64_t id)
+const char *rc_rdmanl_driver_name(uint64_t id)
 {
 	static const struct {
 		uint64_t id;

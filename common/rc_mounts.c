@@ -3,9 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mounts.h"
-#include "octal.h"
-#include "sysfile.h"
+#include "rc_mounts.h"
+#include "rc_octal.h"
 
 /* Copies one space-separated field, turning "\040" back into a space. */
 static const char *field(const char *p, char *out, size_t len)
@@ -17,8 +16,8 @@ static const char *field(const char *p, char *out, size_t len)
 	while (*p && *p != ' ' && *p != '\n') {
 		char c = *p++;
 
-		if (c == '\\' && nr_octal_byte(p) >= 0) {
-			c = (char)nr_octal_byte(p);
+		if (c == '\\' && rc_octal_byte(p) >= 0) {
+			c = (char)rc_octal_byte(p);
 			p += 3;
 		}
 		if (o + 1 < len)
@@ -28,17 +27,17 @@ static const char *field(const char *p, char *out, size_t len)
 	return p;
 }
 
-int nr_mounts_foreach(nr_mounts_cb cb, void *arg)
+int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg)
 {
 	static char line[8192];
-	struct nr_mount_ent m;
+	struct rc_mount_ent m;
 	char path[4096];
 	int ret = 0;
 	FILE *f;
 
-	ret = nr_path(path, sizeof(path), "/proc/mounts");
-	if (ret)
-		return ret;
+	if (snprintf(path, sizeof(path), "%s/proc/mounts", root ? root : "") >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -57,11 +56,11 @@ int nr_mounts_foreach(nr_mounts_cb cb, void *arg)
 
 struct find_ctx {
 	const char *mountpoint;
-	struct nr_mount_ent *out;
+	struct rc_mount_ent *out;
 	int found;
 };
 
-static int find_cb(const struct nr_mount_ent *m, void *arg)
+static int find_cb(const struct rc_mount_ent *m, void *arg)
 {
 	struct find_ctx *c = arg;
 
@@ -72,15 +71,16 @@ static int find_cb(const struct nr_mount_ent *m, void *arg)
 	return 0;
 }
 
-int nr_mounts_find(const char *mountpoint, struct nr_mount_ent *out)
+int rc_mounts_find(const char *root, const char *mountpoint,
+		   struct rc_mount_ent *out)
 {
 	struct find_ctx c = { .mountpoint = mountpoint, .out = out };
-	int ret = nr_mounts_foreach(find_cb, &c);
+	int ret = rc_mounts_foreach(root, find_cb, &c);
 
 	return ret < 0 ? ret : c.found;
 }
 
-int nr_mount_opt(const char *options, const char *key, char *val, size_t len)
+int rc_mount_opt(const char *options, const char *key, char *val, size_t len)
 {
 	size_t klen = strlen(key);
 	const char *p = options;

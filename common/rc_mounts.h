@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mount table (/proc/mounts, fields octal-unescaped). root is the folder
+ * that stands for / (a unit test's temporary root), or NULL for the system.
+ */
+#ifndef RC_MOUNTS_H
+#define RC_MOUNTS_H
+
+#include <stddef.h>
+
+struct rc_mount_ent {
+	char source[1024];
+	char mountpoint[1024];
+	char fstype[32];
+	char options[2048];
+};
+
+typedef int (*rc_mounts_cb)(const struct rc_mount_ent *m, void *arg);
+
+/* Calls cb for each entry until it returns non-zero; returns that. */
+int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg);
+
+/* The last (topmost) entry on mountpoint: 1 found, 0 not, -errno. */
+int rc_mounts_find(const char *root, const char *mountpoint,
+		   struct rc_mount_ent *out);
+
+/* Value of key= in a comma-separated option string: 1 found, 0 not. */
+int rc_mount_opt(const char *options, const char *key, char *val, size_t len);
+
+#endif
