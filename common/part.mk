@@ -3,7 +3,7 @@
 # never uses it: fio loads librdmaio.so alone.
 RC_SRCS := common/rc_log.c common/rc_file.c common/rc_proc.c \
 	common/rc_mounts.c common/rc_rdmanl.c common/rc_links.c \
-	common/rc_exports.c common/rc_status.c
+	common/rc_exports.c common/rc_status.c common/rc_spawn.c
 RC_OBJS := $(RC_SRCS:%.c=$(B)/%.o)
 RC_LIB := $(B)/common/librc.a
 RC_LIBS := -ljson-c -libverbs

@@ -16,7 +16,7 @@ struct json_object;
 #define RC_NFSD_DIR "/proc/fs/nfsd"
 
 /*
- * Builds the status object from the system (root NULL or "") or from the
+ * Builds the status object from this host (root NULL or "") or from the
  * files below root (a unit test's temporary folder, where netlink, the verbs
  * provider and processes are not asked). NULL only when memory runs out.
  */

@@ -14,7 +14,7 @@
 #include "nfsd.h"
 #include "probe.h"
 #include "rc_proc.h"
-#include "spawn.h"
+#include "helper.h"
 #include "rc_status.h"
 #include "sysfile.h"
 

@@ -10,7 +10,7 @@
 #include "exports.h"
 #include "rc_log.h"
 #include "sysfile.h"
-#include "spawn.h"
+#include "helper.h"
 
 int nr_etab_reload(void)
 {

@@ -18,7 +18,7 @@
 #include "nfsd.h"
 #include "sigdefer.h"
 #include "rc_proc.h"
-#include "spawn.h"
+#include "helper.h"
 #include "sysfile.h"
 
 #define NR_PERSIST_CONF "/etc/nfs.conf.d/rdmaio-rdma.conf"

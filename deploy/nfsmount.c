@@ -17,7 +17,7 @@
 #include "rc_mounts.h"
 #include "nfsmount.h"
 #include "probe.h"
-#include "spawn.h"
+#include "helper.h"
 #include "sysfile.h"
 
 #define RPCBIND_PORT 111

@@ -1,6 +1,6 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
 NR_LIB_SRCS := deploy/sysfile.c deploy/kmodule.c deploy/link.c \
-	deploy/spawn.c deploy/nfsd.c deploy/exports.c deploy/exportfile.c \
+	deploy/helper.c deploy/nfsd.c deploy/exports.c deploy/exportfile.c \
 	deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c deploy/probe.c \
 	deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
@@ -21,7 +21,8 @@ NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-nfsd \
 	$(B)/tests/deploy/test-mount $(B)/tests/deploy/test-noshell
 UNIT_TESTS += $(NR_TESTS)
 
-$(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"'
+$(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"' \
+	-DNR_COMMON_DIR='"$(CURDIR)/common"'
 $(B)/tests/deploy/test-%.o: CPPFLAGS += -Ideploy
 
 # Only the tests' build honours NFSRDMA_ROOT (see sysfile.h).

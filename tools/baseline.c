@@ -11,7 +11,7 @@
 #include "baseline.h"
 #include "cpustat.h"
 #include "rc_log.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 #include "strv.h"
 
 #define NAME_MAX_LEN 32
@@ -147,7 +147,7 @@ static void run_measured(char **argv, const char *path, unsigned timeout_s,
 	getrusage(RUSAGE_CHILDREN, &r0);
 	o->start = rio_cpustat_now();
 	o->status =
-		rio_spawn_run_tick(argv, STDERR_FILENO, timeout_s, tick, arg);
+		rc_spawn_run_tick(argv, STDERR_FILENO, timeout_s, tick, arg);
 	o->end = rio_cpustat_now();
 	getrusage(RUSAGE_CHILDREN, &r1);
 	o->cpu_s = cpu_of(&r1) - cpu_of(&r0);

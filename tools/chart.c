@@ -14,7 +14,7 @@
 #include "rc_log.h"
 #include "report.h"
 #include "result.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 
 #define MIB (1024.0 * 1024)
 #define PANEL_H 330
@@ -644,7 +644,7 @@ static int render(const char *script, const char *tmp_out, const char *path)
 {
 	char *argv[] = { "gnuplot", (char *)script, NULL };
 	struct stat st;
-	int ret = rio_spawn_run(argv, 2, 120);
+	int ret = rc_spawn_run(argv, 2, 120);
 
 	if (ret) {
 		rc_err("plot %s: gnuplot failed (%s); install gnuplot-nox",

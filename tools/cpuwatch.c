@@ -10,7 +10,7 @@
 
 #include "cpuwatch.h"
 #include "rc_log.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 #include "strv.h"
 
 #define LINE_MAX_LEN 1024
@@ -93,7 +93,7 @@ int rio_cpuwatch_add_remote(struct rio_cpuwatch *w, const char *client,
 		ret = s->client && s->command ? 0 : -ENOMEM;
 	}
 	if (!ret)
-		ret = rio_spawn_start(argv, p[1], -1, &s->pid);
+		ret = rc_spawn_start(argv, p[1], -1, &s->pid);
 	close(p[1]);
 	if (ret) {
 		close(p[0]);
@@ -204,7 +204,7 @@ void rio_cpuwatch_stop(struct rio_cpuwatch *w)
 	for (i = 1; w && i < w->n; i++) {
 		drain(&w->s[i]);
 		if (w->s[i].pid > 0)
-			rio_spawn_stop(w->s[i].pid, 2);
+			rc_spawn_stop(w->s[i].pid, 2);
 		w->s[i].pid = 0;
 		if (w->s[i].fd >= 0)
 			close(w->s[i].fd);

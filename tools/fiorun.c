@@ -12,7 +12,7 @@
 #include "jutil.h"
 #include "rc_file.h"
 #include "rc_log.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 #include "strv.h"
 
 /*
@@ -283,8 +283,7 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 		ret = fd;
 		goto out;
 	}
-	ret = rio_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick,
-				 r->tick_arg);
+	ret = rc_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick, r->tick_arg);
 	if (ret < 0) {
 		rc_err("cannot start fio '%s': %s (install fio or pass --fio PATH)",
 		       r->fio, strerror(-ret));

@@ -11,7 +11,7 @@
 
 #include "fioserver.h"
 #include "rc_log.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 
 /* fio --server needs well under a second; the lab's emulated CPU, more. */
 #define START_TIMEOUT_MS 20000
@@ -45,7 +45,7 @@ static int wait_ready(struct rio_fioserver *s, const char *fio)
 	for (waited = 0; waited < START_TIMEOUT_MS; waited += 20) {
 		if (!sock_ready(s->sock))
 			return 0;
-		if (!rio_spawn_running(s->pid, &status)) {
+		if (!rc_spawn_running(s->pid, &status)) {
 			s->pid = 0;
 			rc_err("local fio server: '%s --server=%s' exited with status %d before it listened (its messages are above; check that fio runs)",
 			       fio, s->client,
@@ -84,7 +84,7 @@ int rio_fioserver_start(const char *fio, struct rio_fioserver **srv)
 	snprintf(opt, sizeof(opt), "--server=%s", s->client);
 	/* Its stdout only says it listens; errors go to stderr. */
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	ret = rio_spawn_start(argv, devnull, -1, &s->pid);
+	ret = rc_spawn_start(argv, devnull, -1, &s->pid);
 	if (devnull >= 0)
 		close(devnull);
 	if (!ret)
@@ -109,7 +109,7 @@ void rio_fioserver_stop(struct rio_fioserver **srv)
 	if (!s)
 		return;
 	if (s->pid > 0)
-		rio_spawn_stop(s->pid, 5);
+		rc_spawn_stop(s->pid, 5);
 	if (unlink(s->sock) && errno != ENOENT)
 		rc_call_err(errno, "unlink(%s)", s->sock);
 	if (rmdir(s->dir))

@@ -12,7 +12,7 @@
 
 #include "host.h"
 #include "jutil.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 
 #ifndef RDMAIO_VERSION
 #define RDMAIO_VERSION "unknown"
@@ -154,7 +154,7 @@ static json_object *capture_line(char *const argv[])
 	json_object *o = NULL;
 	char *out = NULL;
 
-	if (rio_spawn_capture(argv, &out, 30, 0) == 0 && out) {
+	if (rc_spawn_capture(argv, &out, 30, 0) == 0 && out) {
 		chomp(out);
 		if (*out)
 			o = json_object_new_string(out);

@@ -13,7 +13,7 @@ struct rio_mountwatch;
 
 struct rio_mountwatch *rio_mountwatch_new(const char *root);
 
-/* Reads the mount table once; usable as a rio_spawn_run_tick callback. */
+/* Reads the mount table once; usable as a rc_spawn_run_tick callback. */
 void rio_mountwatch_sample(void *watch);
 
 /* The distinct mounts seen, in first-seen order (a new reference). */

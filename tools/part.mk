@@ -1,5 +1,5 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
-RDMAIO_TOOL_SRCS := rdmaio spawn scratch jutil jobfile host envstatus fiorun hostmap \
+RDMAIO_TOOL_SRCS := rdmaio scratch jutil jobfile host envstatus fiorun hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
 	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
 	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \

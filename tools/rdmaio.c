@@ -34,7 +34,7 @@
 #include "report.h"
 #include "result.h"
 #include "runwatch.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 #include "strv.h"
 
 #define EXIT_FLAGGED 3
@@ -284,7 +284,7 @@ static int start_local(const struct args *a, struct rio_fio_host *hosts, int n,
 	for (i = 0; i < n; i++) {
 		if (!hosts[i].local)
 			continue;
-		rio_spawn_defer_signals();
+		rc_spawn_defer_signals();
 		if (rio_fioserver_start(a->fio, &srv[i]))
 			return -EIO;
 		client = strdup(rio_fioserver_client(srv[i]));
@@ -341,10 +341,10 @@ static int run_baselines(const struct args *a, struct rio_result_in *in,
 {
 	int i, ret = 0;
 
-	rio_spawn_defer_signals();
+	rc_spawn_defer_signals();
 	in->baselines = json_object_new_array();
 	for (i = 0; i < a->nbaselines && ret != -ENOMEM; i++) {
-		if (rio_spawn_signal_pending())
+		if (rc_spawn_signal_pending())
 			return -EINTR;
 		fprintf(stderr, "rdmaio: baseline %s\n",
 			rio_baseline_name(a->baselines[i]));
@@ -353,7 +353,7 @@ static int run_baselines(const struct args *a, struct rio_result_in *in,
 						    : BASELINE_TIMEOUT_S,
 				       rio_runwatch_tick, watch, in->baselines);
 	}
-	if (rio_spawn_signal_pending())
+	if (rc_spawn_signal_pending())
 		return -EINTR;
 	return ret == -ENOMEM ? ret : 0;
 }
@@ -456,7 +456,7 @@ static int run_rounds(const struct args *a, struct run *r)
 		return -ENOMEM;
 	for (k = 0; k < (int)a->repeat && !ret; k++) {
 		/* A Ctrl-C between rounds stops here: no result is written. */
-		if (rio_spawn_signal_pending())
+		if (rc_spawn_signal_pending())
 			return -EINTR;
 		if (k && rio_runwatch_start(a->remote_cpu, r->hosts, r->nhosts,
 					    &r->watches[k]))
@@ -523,7 +523,7 @@ static void run_free(struct run *r)
 	stop_local(r->srv, r->nhosts);
 	free(r->srv);
 	/* A Ctrl-C held back while our fio servers ran ends us once they stop. */
-	rio_spawn_raise_deferred();
+	rc_spawn_raise_deferred();
 	json_object_put(r->in.mounts_during_run);
 	json_object_put(r->in.remote_hosts);
 	json_object_put(r->in.fio_output);
@@ -576,7 +576,7 @@ static int cmd_run(struct args *a)
 		return ret;
 	ret = run_prepare(a, &r);
 	/* A Ctrl-C while our fio servers started or remote hosts answered. */
-	if (!ret && !rio_spawn_signal_pending())
+	if (!ret && !rc_spawn_signal_pending())
 		ret = run_execute(a, &r);
 	run_free(&r);
 	return ret;

@@ -10,7 +10,7 @@
 #include "rc_file.h"
 #include "rc_log.h"
 #include "remote.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 #include "strv.h"
 
 /* How much of a failed command's stderr an error shows. */
@@ -69,7 +69,7 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	fd = rio_file_scratch("rdmaio-remote-env");
 	if (fd < 0)
 		return fd;
-	st = rio_spawn_capture_fd(argv, &out, timeout_s, fd);
+	st = rc_spawn_capture_fd(argv, &out, timeout_s, fd);
 	if (rc_file_read_fd(fd, &err, NULL))
 		err = NULL;
 	close(fd);

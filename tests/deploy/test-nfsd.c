@@ -18,7 +18,8 @@
 
 #include "rc_log.h"
 #include "nfsd.h"
-#include "spawn.h"
+#include "helper.h"
+#include "rc_spawn.h"
 
 static void plan_str(const struct nr_nfsd_req *req,
 		     const struct nr_nfsd_state *st, char *out, size_t len)
@@ -139,14 +140,14 @@ static void helper_path__system_folders_only(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("PATH", "/nonexistent:.", 1), 0);
-	assert_int_equal(nr_helper_path("true", path, sizeof(path)), 0);
+	assert_int_equal(rc_helper_path("true", path, sizeof(path)), 0);
 	assert_true(!strcmp(path, "/usr/bin/true") ||
 		    !strcmp(path, "/bin/true"));
-	assert_int_equal(nr_helper_path("rdmaio-no-such-helper", path,
+	assert_int_equal(rc_helper_path("rdmaio-no-such-helper", path,
 					sizeof(path)),
 			 -ENOENT);
-	assert_int_equal(nr_helper_path("./true", path, sizeof(path)), -EINVAL);
-	assert_int_equal(nr_helper_path("true", path, 8), -ENAMETOOLONG);
+	assert_int_equal(rc_helper_path("./true", path, sizeof(path)), -EINVAL);
+	assert_int_equal(rc_helper_path("true", path, 8), -ENAMETOOLONG);
 	rc_log_set_quiet(1);
 	assert_int_equal(nr_spawn_wait((char *[]){ "false", NULL }), 1);
 	assert_int_equal(

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * nfsrdma promises no shell: fails when any source under deploy/ calls
- * system() or popen(), names a shell binary, or passes "-c" to an exec.
+ * nfsrdma promises no shell: fails when any source under deploy/, or under
+ * common/ which it links, calls system() or popen(), names a shell binary,
+ * or passes "-c" to an exec.
  */
 #include <dirent.h>
 #include <regex.h>
@@ -41,24 +42,17 @@ static int scan(const char *path, regex_t *re, size_t nre)
 	return bad;
 }
 
-int main(void)
+/* Scans every .c and .h in dir and prints one TAP line for it. */
+static int scan_dir(const char *dir, const char *name, regex_t *re, size_t nre)
 {
-	size_t nre = sizeof(patterns) / sizeof(patterns[0]), i;
-	regex_t re[sizeof(patterns) / sizeof(patterns[0])];
 	int bad = 0, files = 0;
 	struct dirent *de;
 	char path[4096];
 	DIR *d;
 
-	for (i = 0; i < nre; i++)
-		if (regcomp(&re[i], patterns[i], REG_EXTENDED | REG_NOSUB)) {
-			printf("not ok - bad pattern %s\n", patterns[i]);
-			return 1;
-		}
-	d = opendir(NR_DEPLOY_DIR);
+	d = opendir(dir);
 	if (!d) {
-		printf("not ok - deploy sources not found at %s\n",
-		       NR_DEPLOY_DIR);
+		printf("not ok - %s sources not found at %s\n", name, dir);
 		return 1;
 	}
 	while ((de = readdir(d))) {
@@ -67,16 +61,30 @@ int main(void)
 		if (n < 3 || (strcmp(de->d_name + n - 2, ".c") &&
 			      strcmp(de->d_name + n - 2, ".h")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", NR_DEPLOY_DIR,
-			 de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		bad |= scan(path, re, nre);
 		files++;
 	}
 	closedir(d);
+	printf("%s - %s has no system(), popen() or shell exec (%d files)\n",
+	       bad || !files ? "not ok" : "ok", name, files);
+	return bad || !files;
+}
+
+int main(void)
+{
+	size_t nre = sizeof(patterns) / sizeof(patterns[0]), i;
+	regex_t re[sizeof(patterns) / sizeof(patterns[0])];
+	int bad;
+
+	for (i = 0; i < nre; i++)
+		if (regcomp(&re[i], patterns[i], REG_EXTENDED | REG_NOSUB)) {
+			printf("not ok - bad pattern %s\n", patterns[i]);
+			return 1;
+		}
+	bad = scan_dir(NR_DEPLOY_DIR, "deploy/", re, nre);
+	bad |= scan_dir(NR_COMMON_DIR, "common/", re, nre);
 	for (i = 0; i < nre; i++)
 		regfree(&re[i]);
-	printf("%s - deploy/ has no system(), popen() or shell exec (%d "
-	       "files)\n",
-	       bad || !files ? "not ok" : "ok", files);
-	return bad || !files;
+	return bad;
 }

@@ -1,24 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Other programs (exportfs, rpc.mountd, rpcbind, rpc.statd) run only through
- * posix_spawn with an argv array: no shell parses anything. nfsrdma runs as
- * root, so a helper is looked up in the system's own folders, never in the
- * caller's PATH, and starts with a clean environment.
+ * The NFS helpers nfsrdma runs (exportfs, rpc.mountd, rpcbind, rpc.statd),
+ * through common/rc_spawn: an argv array, no shell. nfsrdma runs as root, so
+ * a helper is looked up in the system's own folders, never in the caller's
+ * PATH, and starts with a clean environment.
  */
-#ifndef NR_SPAWN_H
-#define NR_SPAWN_H
+#ifndef NR_HELPER_H
+#define NR_HELPER_H
 
-#include <stddef.h>
 #include <sys/types.h>
 
-/* The system folders helpers are taken from, in order, ':'-separated. */
-#define NR_HELPER_DIRS "/usr/sbin:/usr/bin:/sbin:/bin"
-
-/* Writes the absolute path of helper name (a bare name) into out; -ENOENT
- * when none of NR_HELPER_DIRS has it as an executable file. */
-int nr_helper_path(const char *name, char *out, size_t len);
-
-/* Runs helper argv[0] (a bare name, see nr_helper_path) and waits; returns
+/* Runs helper argv[0] (a bare name, see rc_helper_path) and waits; returns
  * its exit status (0-255), 128 + signal when killed, or -errno when it could
  * not start (after saying why). */
 int nr_spawn_wait(char *const argv[]);

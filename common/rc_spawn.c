@@ -4,15 +4,17 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "rc_log.h"
-#include "spawn.h"
+#include "rc_spawn.h"
 
 extern char **environ;
 
@@ -24,10 +26,70 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+int rc_helper_path(const char *name, char *out, size_t len)
+{
+	const char *dir = RC_HELPER_DIRS, *end;
+	struct stat st;
+	int n;
+
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL;
+	for (; *dir; dir = *end ? end + 1 : end) {
+		end = strchrnul(dir, ':');
+		n = snprintf(out, len, "%.*s/%s", (int)(end - dir), dir, name);
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		if (!stat(out, &st) && S_ISREG(st.st_mode) &&
+		    !access(out, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* How a child starts: path NULL searches PATH for argv[0]; env NULL passes
+ * ours on. */
+struct child {
+	const char *path;
+	char *const *env;
+	int out_fd, err_fd; /* -1: inherit */
+};
+
+/*
+ * A child starts in a process group of its own, so a timeout also stops
+ * its children (fio's job processes) and Ctrl-C at the terminal reaches
+ * this program, which decides what to stop or undo, and not a helper
+ * half-way through its work. It starts with no signal held, even while
+ * the caller holds them, and the usual ones at their defaults.
+ */
+static int attr_set(posix_spawnattr_t *attr)
+{
+	static const int dfl_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+					SIGPIPE };
+	sigset_t none, dfl;
+	unsigned i;
+	int ret;
+
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	for (i = 0; i < sizeof(dfl_sigs) / sizeof(dfl_sigs[0]); i++)
+		sigaddset(&dfl, dfl_sigs[i]);
+	ret = posix_spawnattr_setsigmask(attr, &none);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(attr, &dfl);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(attr, 0);
+	if (!ret)
+		ret = posix_spawnattr_setflags(
+			attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+				      POSIX_SPAWN_SETPGROUP);
+	return ret;
+}
+
+static int start_child(char *const argv[], const struct child *c, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	char *const *env = c->env ? c->env : environ;
 	int ret;
 
 	ret = posix_spawn_file_actions_init(&fa);
@@ -38,23 +100,28 @@ static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 		posix_spawn_file_actions_destroy(&fa);
 		return -ret;
 	}
-	/* Its own process group, so a timeout also stops fio's job
-	 * processes, not only the parent. */
-	ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	if (!ret)
-		ret = posix_spawnattr_setpgroup(&attr, 0);
+	ret = attr_set(&attr);
 	if (!ret)
 		ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
 						       O_RDONLY, 0);
-	if (!ret && out_fd >= 0)
-		ret = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-	if (!ret && err_fd >= 0)
-		ret = posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	if (!ret && c->out_fd >= 0)
+		ret = posix_spawn_file_actions_adddup2(&fa, c->out_fd, 1);
+	if (!ret && c->err_fd >= 0)
+		ret = posix_spawn_file_actions_adddup2(&fa, c->err_fd, 2);
 	if (!ret)
-		ret = posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
+		ret = c->path ? posix_spawn(pid, c->path, &fa, &attr, argv, env)
+			      : posix_spawnp(pid, argv[0], &fa, &attr, argv,
+					     env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return -ret;
+}
+
+static int start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+{
+	struct child c = { .out_fd = out_fd, .err_fd = err_fd };
+
+	return start_child(argv, &c, pid);
 }
 
 /*
@@ -158,13 +225,13 @@ static int reap(pid_t pid, unsigned timeout_s, const char *name,
 	return 128 + WTERMSIG(status);
 }
 
-int rio_spawn_run(char *const argv[], int out_fd, unsigned timeout_s)
+int rc_spawn_run(char *const argv[], int out_fd, unsigned timeout_s)
 {
-	return rio_spawn_run_tick(argv, out_fd, timeout_s, NULL, NULL);
+	return rc_spawn_run_tick(argv, out_fd, timeout_s, NULL, NULL);
 }
 
-int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
-		       void (*tick)(void *), void *arg)
+int rc_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
+		      void (*tick)(void *), void *arg)
 {
 	pid_t pid;
 	int ret;
@@ -175,6 +242,24 @@ int rio_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
 		return ret;
 	}
 	return reap(pid, timeout_s, argv[0], tick, arg);
+}
+
+int rc_spawn_helper(const char *path, char *const argv[])
+{
+	static char *const clean_env[] = { "PATH=" RC_HELPER_DIRS, "LC_ALL=C",
+					   NULL };
+	struct child c = {
+		.path = path, .env = clean_env, .out_fd = -1, .err_fd = -1
+	};
+	pid_t pid;
+	int ret;
+
+	ret = start_child(argv, &c, &pid);
+	if (ret) {
+		rc_call_err(-ret, "posix_spawn(%s)", path);
+		return ret;
+	}
+	return reap(pid, 0, path, NULL, NULL);
 }
 
 /* Reads to EOF; a child that hangs never sends EOF, hence the deadline. */
@@ -225,25 +310,25 @@ static int read_all(int fd, char **out, unsigned timeout_s)
 	return 0;
 }
 
-int rio_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
-		      int keep_stderr)
+int rc_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
+		     int keep_stderr)
 {
 	int devnull, ret;
 
 	if (keep_stderr)
-		return rio_spawn_capture_fd(argv, out, timeout_s, -1);
+		return rc_spawn_capture_fd(argv, out, timeout_s, -1);
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull < 0) {
 		*out = NULL;
 		return -errno;
 	}
-	ret = rio_spawn_capture_fd(argv, out, timeout_s, devnull);
+	ret = rc_spawn_capture_fd(argv, out, timeout_s, devnull);
 	close(devnull);
 	return ret;
 }
 
-int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
-			 int err_fd)
+int rc_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
+			int err_fd)
 {
 	int fds[2], ret, rret;
 	pid_t pid;
@@ -270,7 +355,7 @@ int rio_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
 	return ret;
 }
 
-int rio_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+int rc_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 {
 	int ret = start(argv, out_fd, err_fd, pid);
 
@@ -279,7 +364,7 @@ int rio_spawn_start(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 	return ret;
 }
 
-int rio_spawn_running(pid_t pid, int *status)
+int rc_spawn_running(pid_t pid, int *status)
 {
 	int st;
 	pid_t r;
@@ -294,13 +379,13 @@ int rio_spawn_running(pid_t pid, int *status)
 	return 0;
 }
 
-int rio_spawn_stop(pid_t pid, unsigned grace_s)
+int rc_spawn_stop(pid_t pid, unsigned grace_s)
 {
 	double deadline = now_s() + grace_s;
 	int status = 0, killed = 0;
 
 	kill(-pid, SIGTERM);
-	while (rio_spawn_running(pid, &status)) {
+	while (rc_spawn_running(pid, &status)) {
 		if (!killed && now_s() > deadline) {
 			kill(-pid, SIGKILL);
 			killed = 1;
@@ -312,7 +397,7 @@ int rio_spawn_stop(pid_t pid, unsigned grace_s)
 	return 128 + WTERMSIG(status);
 }
 
-void rio_spawn_defer_signals(void)
+void rc_spawn_defer_signals(void)
 {
 	/* Twice would keep our own handlers as the ones to put back. */
 	if (defer_signal)
@@ -322,12 +407,12 @@ void rio_spawn_defer_signals(void)
 	forward_signals(deferred_old, 1);
 }
 
-int rio_spawn_signal_pending(void)
+int rc_spawn_signal_pending(void)
 {
 	return stop_signal;
 }
 
-void rio_spawn_raise_deferred(void)
+void rc_spawn_raise_deferred(void)
 {
 	int sig = stop_signal;
 
