@@ -12,6 +12,13 @@ $(RC_LIB): $(RC_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# Host unit tests of the library on its own.
+RC_TESTS := $(B)/tests/common/test-common
+UNIT_TESTS += $(RC_TESTS)
+
+$(RC_TESTS): $(B)/tests/common/%: $(B)/tests/common/%.o $(RC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(RC_LIBS)
+
 # Every object of the two parts that use it, and their tests, see its headers.
-$(B)/common/%.o $(B)/deploy/%.o $(B)/tools/%.o $(B)/tests/deploy/%.o \
-	$(B)/tests/tools/%.o: CPPFLAGS += -Icommon
+$(B)/common/%.o $(B)/deploy/%.o $(B)/tools/%.o $(B)/tests/common/%.o \
+	$(B)/tests/deploy/%.o $(B)/tests/tools/%.o: CPPFLAGS += -Icommon

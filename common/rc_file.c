@@ -2,23 +2,49 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rc_file.h"
 #include "rc_log.h"
 
-int rc_file_read_fd(int fd, char **buf, size_t *len)
+static long long now_ms(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Waits until fd is readable or the deadline (ms, -1: none) passes. */
+static int wait_readable(int fd, long long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long long left;
+
+	if (deadline < 0)
+		return 0;
+	left = deadline - now_ms();
+	if (left <= 0 ||
+	    poll(&p, 1, (int)(left > INT_MAX ? INT_MAX : left)) == 0)
+		return -ETIMEDOUT;
+	return 0;
+}
+
+int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms)
+{
+	long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	size_t used = 0, cap = 65536;
 	char *b, *nb;
 	ssize_t n;
+	int ret;
 
-	if (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
-		return -errno;
 	b = malloc(cap);
 	if (!b)
 		return -ENOMEM;
@@ -32,14 +58,15 @@ int rc_file_read_fd(int fd, char **buf, size_t *len)
 			b = nb;
 			cap *= 2;
 		}
-		n = read(fd, b + used, cap - used - 1);
-		if (n < 0 && errno == EINTR)
+		ret = wait_readable(fd, deadline);
+		n = ret ? -1 : read(fd, b + used, cap - used - 1);
+		if (!ret && n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int err = errno;
-
+		if (!ret && n < 0)
+			ret = -errno;
+		if (ret) {
 			free(b);
-			return -err;
+			return ret;
 		}
 		if (n == 0)
 			break;
@@ -50,6 +77,13 @@ int rc_file_read_fd(int fd, char **buf, size_t *len)
 	if (len)
 		*len = used;
 	return 0;
+}
+
+int rc_file_read_fd(int fd, char **buf, size_t *len)
+{
+	if (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
+		return -errno;
+	return rc_file_read_stream(fd, buf, len, -1);
 }
 
 int rc_file_read(const char *path, char **buf, size_t *len)

@@ -13,6 +13,11 @@ int rc_file_read(const char *path, char **buf, size_t *len);
 /* The same for an open file, read from its start. */
 int rc_file_read_fd(int fd, char **buf, size_t *len);
 
+/* The same for a pipe or socket, from where it stands to its end, waiting
+ * at most timeout_ms in all (-1: no limit; then -ETIMEDOUT): a child that
+ * hangs never closes its end. */
+int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms);
+
 /*
  * Reads at most len - 1 bytes of a small file (proc, sysfs) into buf and
  * NUL-terminates it, without one trailing newline. Returns the length or

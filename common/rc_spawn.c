@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rc_file.h"
 #include "rc_log.h"
 #include "rc_spawn.h"
 
@@ -262,52 +264,13 @@ int rc_spawn_helper(const char *path, char *const argv[])
 	return reap(pid, 0, path, NULL, NULL);
 }
 
-/* Reads to EOF; a child that hangs never sends EOF, hence the deadline. */
-static int read_all(int fd, char **out, unsigned timeout_s)
+/* A timeout in seconds as rc_file_read_stream takes it: 0 is none, and
+ * beyond INT_MAX ms (24 days) the limit is as good as none. */
+static int limit_ms(unsigned timeout_s)
 {
-	double deadline = now_s() + timeout_s;
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *nbuf;
-	ssize_t n;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (cap - len < 2) {
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nbuf;
-			cap *= 2;
-		}
-		if (timeout_s) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
-			double left = deadline - now_s();
-
-			if (left <= 0 ||
-			    poll(&p, 1, (int)(left * 1000) + 1) == 0) {
-				free(buf);
-				return -ETIMEDOUT;
-			}
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			free(buf);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
+	if (!timeout_s)
+		return -1;
+	return timeout_s > INT_MAX / 1000 ? INT_MAX : (int)timeout_s * 1000;
 }
 
 int rc_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
@@ -342,7 +305,7 @@ int rc_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
 		close(fds[0]);
 		return ret;
 	}
-	rret = read_all(fds[0], out, timeout_s);
+	rret = rc_file_read_stream(fds[0], out, NULL, limit_ms(timeout_s));
 	close(fds[0]);
 	if (rret == -ETIMEDOUT)
 		kill(-pid, SIGKILL);
