@@ -43,18 +43,9 @@ int nr_exports_format(const struct rc_exports *t, char *buf, size_t len)
 /* Serialises writers; readers (exportfs) only ever see whole files. */
 static int lock_exports(void)
 {
-	char dir[4096];
-	int ret;
+	int ret = nr_dir_ensure(RC_EXPORTS_DIR);
 
-	ret = nr_path(dir, sizeof(dir), RC_EXPORTS_DIR);
-	if (ret)
-		return ret;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		rc_call_err(ret, "mkdir(%s)", dir);
-		return ret;
-	}
-	return nr_file_lock(NR_EXPORTS_LOCK);
+	return ret ? ret : nr_file_lock(NR_EXPORTS_LOCK);
 }
 
 static int save(const struct rc_exports *t)

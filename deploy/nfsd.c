@@ -512,17 +512,12 @@ int nr_nfsd_print_status(void)
 
 int nr_nfsd_persist(int rdma_port)
 {
-	char dir[4096], conf[512];
+	char conf[512];
 	int n, ret;
 
-	ret = nr_path(dir, sizeof(dir), "/etc/nfs.conf.d");
+	ret = nr_dir_ensure("/etc/nfs.conf.d");
 	if (ret)
 		return ret;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		rc_call_err(ret, "mkdir(%s)", dir);
-		return ret;
-	}
 	n = snprintf(
 		conf, sizeof(conf),
 		"# Written by 'nfsrdma server start --persist': bookworm's "

@@ -130,3 +130,19 @@ int nr_path_tidy(const char *path, char *out, size_t len)
 	*o = '\0';
 	return 0;
 }
+
+int nr_dir_ensure(const char *abs)
+{
+	char dir[4096];
+	int ret;
+
+	ret = nr_path(dir, sizeof(dir), abs);
+	if (ret)
+		return ret;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ret = -errno;
+		rc_call_err(ret, "mkdir(%s)", dir);
+		return ret;
+	}
+	return 0;
+}

@@ -42,6 +42,10 @@ int nr_path_tidy(const char *path, char *out, size_t len);
  * meanwhile, or -errno. Closing the fd releases it. */
 int nr_file_lock(const char *abs);
 
+/* Makes folder abs (0755) unless it exists; says why not and returns
+ * -errno. */
+int nr_dir_ensure(const char *abs);
+
 /* 1 when abs exists, 0 when not, -errno on other errors. */
 int nr_file_exists(const char *abs);
 
