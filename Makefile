@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-steady install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -99,6 +99,14 @@ demo: ensure-deps
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
 bench: all
 	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
+
+# Also a benchmark: whether WRITE bandwidth swings are the engine's or the
+# host's (second-by-second samples of perftest and librdmaio, alternated),
+# in the lab, between HOSTS guests.
+bench-steady: all
+	@lab/run --softroce --hosts $(HOSTS) \
+		--timeout $$((300 + $${STEADY_ROUNDS:-6} * 2 * ($${STEADY_SECONDS:-10} + 15))) \
+		-- scripts/bench-steady.py
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \
