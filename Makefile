@@ -98,7 +98,7 @@ demo: ensure-deps
 
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
 bench: all
-	@LAB=$(LAB) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
+	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
 
 # Also a benchmark: whether WRITE bandwidth swings are the engine's or the
 # host's (second-by-second samples of perftest and librdmaio, alternated),

@@ -27,10 +27,17 @@ one; "none" leaves it to the scheduler): under Soft-RoCE the client's CPU does
 the whole transfer, and an unpinned fio client hops between two CPUs about a
 hundred times a second while perftest's, with its busy server beside it, stays
 put (engine/README.md, "Performance").
+Between two hosts (RDMAIO_SERVER_EXEC set, as `lab/run --hosts 2` sets it,
+the default of `make bench`), every server side runs there: perftest's
+servers, fio's rdma server and librdmaio's targets, each a fio of its own;
+clients run here. There each round's tools meet the same slow spells of the
+shared host: `make bench-steady` measured the two guests' run means of
+ib_write_bw and librdmaio moving together (r = 0.95), where in one guest,
+with server and client on the same two CPUs, they did not (r = 0.15).
 Prints a table and writes results/bench-TIME.json (results-schema/
 bench.schema.json), every sample included.
-Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP; BENCH_SECONDS (default 5),
-BENCH_ROUNDS (default 5), BENCH_CLIENT_CPU.
+Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP, RDMAIO_SERVER_EXEC;
+BENCH_SECONDS (default 5), BENCH_ROUNDS (default 5), BENCH_CLIENT_CPU.
 """
 import ctypes
 import datetime
@@ -45,6 +52,8 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEV = os.environ["RDMAIO_RDMA_DEV"]
 IP = os.environ["RDMAIO_SERVER_IP"]
+# A command that runs its arguments on the server host; empty: one host.
+EXEC = os.environ.get("RDMAIO_SERVER_EXEC", "")
 SECS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 # Fewer rounds than this give figures and ratios, but no verdict.
@@ -92,7 +101,7 @@ def perftest(tool, *args):
     script = '. "$0"; perftest_pair "$@"'
     cmd = ["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
            IP, tool, "-d", DEV, "-R", *args]
-    env = dict(os.environ, PERFTEST_CLIENT_CPU=CPU or "")
+    env = dict(os.environ, PERFTEST_CLIENT_CPU=CPU or "", PERFTEST_SERVER_EXEC=EXEC)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode:
         log(f"bench: {tool} failed: {p.stderr.strip()[-300:]}")
@@ -145,11 +154,27 @@ def stop_strays():
             break
 
 
-def fio(*jobs):
-    """fio's JSON for one run of the given jobs (lists of --opt=val), or None."""
+def fio(*jobs, server=None, head_start=0):
+    """fio's JSON for one run of the given jobs (lists of --opt=val), or None.
+    server is the job of the other side: with two hosts it runs there, as a
+    fio of its own, head_start seconds before the client (librdmaio's client
+    retries for connect_timeout, fio's rdma client does not), and otherwise
+    as the first job of this one."""
+    if server and not EXEC:
+        jobs = (server, *jobs)
+        server = None
     argv = ["timeout", "-k", "5", str(SECS + 40), "fio", "--output-format=json"]
     for job in jobs:
         argv += job
+    remote = None
+    if server:
+        # Bounded there too: no stray is left on the server host when this
+        # side fails (it cannot be stopped by pid from here).
+        remote = subprocess.Popen([EXEC, "timeout", "-k", "5", str(SECS + 45), "fio",
+                                   "--output-format=json", *server],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if head_start:
+            subprocess.run(["sleep", str(head_start)])
     # Files, not pipes: fio's job processes run in their own session, so a
     # timeout kills only the parent and a child still holding a pipe would
     # keep us waiting for its end of file forever (stop_strays ends them).
@@ -158,6 +183,8 @@ def fio(*jobs):
         out.seek(0)
         err.seek(0)
         text, errtext = out.read(), err.read()
+    if remote:
+        remote.wait()
     if p.returncode:
         stop_strays()
         log(f"bench: fio {' '.join(argv[6:])[:100]}... failed (exit {p.returncode}): "
@@ -205,7 +232,7 @@ def librdmaio(verb, bs, depth, name, timing, *extra, jobs=1, qps=1):
         client += ["--new_group", f"--numjobs={jobs}", "--group_reporting"]
     if qps > 1:
         client += [f"--qps={qps}"]
-    return job_stats(fio(target, client), name), ddir
+    return job_stats(fio(client, server=target), name), ddir
 
 
 def fio_rdma(verb):
@@ -216,7 +243,7 @@ def fio_rdma(verb):
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", f"--verb={verb}", f"--bs={BS}", f"--size={BS * 16}",
               f"--iodepth={DEPTH}", *BW_TIME, *PIN]
-    j = job_stats(fio(server, client), "client")
+    j = job_stats(fio(client, server=server, head_start=2), "client")
     return mib_s(j, "write")
 
 
@@ -230,7 +257,8 @@ def fio_rdma_read_lat():
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", "--verb=read", "--bs=8", "--size=4k", "--iodepth=1",
               "--lat_percentiles=1", *LAT_TIME, *PIN]
-    return p50_us(job_stats(fio(server, client), "client"), "write", "lat_ns")
+    return p50_us(job_stats(fio(client, server=server, head_start=2), "client"),
+                  "write", "lat_ns")
 
 
 def ratio(a, b):
@@ -360,6 +388,8 @@ def print_table(rows):
               f"{fmt(r['librdmaio']):>9} {fmt_ratio(r['ratios']['perftest']):>18} "
               f"{fmt_ratio(r['ratios']['fio_rdma']):>18}")
     print(f"(clients pinned to CPU {CPU})" if CPU else "(clients not pinned)")
+    print("(servers and targets on the server host, clients here)" if EXEC
+          else "(one host: servers, targets and clients share it)")
     print(f"(figures: medians of {ROUNDS} rounds; x = librdmaio / other, the median of the "
           "rounds' paired ratios (lowest-highest); bandwidth: higher is better; latency: lower)")
     print()
@@ -400,7 +430,7 @@ def main():
            "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH, "bandwidth_margin_seconds": MARGIN,
            "librdmaio_batch": [a.lstrip("-") for a in BATCH], "multi_qp": QPS,
            "client_cpu": None if CPU is None else int(CPU),
-           "lab": os.environ.get("RDMAIO_LAB") == "1",
+           "lab": os.environ.get("RDMAIO_LAB") == "1", "two_hosts": bool(EXEC),
            "fio": subprocess.run(["fio", "--version"], capture_output=True,
                                  text=True).stdout.strip(),
            "kernel": os.uname().release, "rows": rows}
