@@ -96,13 +96,16 @@ demo: ensure-deps
 	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) SERVER_IP=$(SERVER_IP) \
 		SERVER_DIR=$(SERVER_DIR) DEMO_FULL=$(FULL) DEMO_ASYNC=$(ASYNC) scripts/demo
 
-# A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio.
+# A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio, in one
+# lab guest unless BENCH_HOSTS=2 (between two, latency is the emulated link's:
+# milliseconds; engine/README.md, "Performance").
+BENCH_HOSTS ?= 1
 bench: all
-	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
+	@LAB=$(LAB) HOSTS=$(BENCH_HOSTS) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
 
 # Also a benchmark: whether WRITE bandwidth swings are the engine's or the
 # host's (second-by-second samples of perftest and librdmaio, alternated),
-# in the lab, between HOSTS guests.
+# in the lab, between HOSTS guests (2 unless HOSTS=1).
 bench-steady: all
 	@lab/run --softroce --hosts $(HOSTS) \
 		--timeout $$((300 + $${STEADY_ROUNDS:-6} * 2 * ($${STEADY_SECONDS:-10} + 15))) \

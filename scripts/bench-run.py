@@ -27,13 +27,12 @@ one; "none" leaves it to the scheduler): under Soft-RoCE the client's CPU does
 the whole transfer, and an unpinned fio client hops between two CPUs about a
 hundred times a second while perftest's, with its busy server beside it, stays
 put (engine/README.md, "Performance").
-Between two hosts (RDMAIO_SERVER_EXEC set, as `lab/run --hosts 2` sets it,
-the default of `make bench`), every server side runs there: perftest's
+Between two hosts (RDMAIO_SERVER_EXEC set, as `lab/run --hosts 2` sets it;
+`make bench BENCH_HOSTS=2`), every server side runs there: perftest's
 servers, fio's rdma server and librdmaio's targets, each a fio of its own;
-clients run here. There each round's tools meet the same slow spells of the
-shared host: `make bench-steady` measured the two guests' run means of
-ib_write_bw and librdmaio moving together (r = 0.95), where in one guest,
-with server and client on the same two CPUs, they did not (r = 0.15).
+clients run here. In the lab that is not the default: between two emulated
+guests a round trip is the emulated link's, milliseconds, and hides the
+engines' microseconds (engine/README.md, "Performance").
 Prints a table and writes results/bench-TIME.json (results-schema/
 bench.schema.json), every sample included.
 Environment: RDMAIO_RDMA_DEV, RDMAIO_SERVER_IP, RDMAIO_SERVER_EXEC;
