@@ -20,11 +20,6 @@ void rc_log_set_quiet(int q)
 	quiet = q;
 }
 
-int rc_log_quiet(void)
-{
-	return quiet;
-}
-
 /* Built first and written with one call: stderr is unbuffered, and a
  * message written in parts can interleave with a child's. */
 static void emit(const char *pre, const char *fmt, va_list ap, const char *post)

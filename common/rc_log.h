@@ -15,7 +15,6 @@ void rc_log_init(const char *prog);
 
 /* Quiet mode, for unit tests that provoke errors on purpose. */
 void rc_log_set_quiet(int quiet);
-int rc_log_quiet(void);
 
 /* "PROG: CALL(ARGS) failed: strerror(err)"; what names the call with its
  * arguments. err may be an errno or a -errno. */
