@@ -4,7 +4,9 @@
 # 32, checked by fio verify; data written by one fio process is read back and
 # verified by another over a new connection; send/write_imm byte and
 # completion counts agree on both sides; numjobs, qps and IPv6; the atomics'
-# results read back from the target's memory; I/O buffers in huge pages.
+# results read back from the target's memory; I/O buffers in huge pages;
+# use_events clients through fio's thinktime; an auto target's busy poll
+# ends with its last sender.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -329,10 +331,54 @@ check "iomem=shmhuge and mmaphuge: verified pair and send pair on huge pages" \
 	hugepages
 echo "# huge pages free and unreserved: $(cat "$tmp/huge-low" 2>/dev/null)"
 
+# ticks PID: the process's CPU time so far (user and system), in clock ticks.
+ticks() {
+	local f
+	read -r -a f <"/proc/$1/stat" || return 1
+	echo $((f[13] + f[14]))
+}
+
+# A verb=auto target busy-polls its CQ only while a client that sends is
+# connected, and goes back to sleeping in poll() once the last one has gone.
+# Its CPU (a thread job: fio's one process) is measured over the sender's
+# life, mostly think time while connected, then over 3 s with only a
+# silent client still due. Spinning is a whole CPU, sleeping a few percent
+# even in TCG: a target that kept spinning measured 105 % after its sender
+# left (and 88 % while it was there), this one 8 % (86 %).
+idle() {
+	local p=7620 E=(--ioengine=external:"$SO") tpid t0 t1 t2 s0 s1 s2 rc=0
+	local C=(--hostname="$IP" --port=$p --connect_timeout=60)
+	fio --thread --name=t-auto "${E[@]}" --listen --port=$p --size=1m \
+		--iodepth=16 --clients=2 --runtime=60 >"$tmp/idle.out" 2>&1 &
+	tpid=$!
+	sleep 2
+	t0=$(ticks $tpid) s0=$(date +%s%N)
+	timeout 60 fio --name=sender "${E[@]}" "${C[@]}" --verb=send \
+		--rw=write --bs=4k --size=12k --iodepth=1 --number_ios=3 \
+		--thinktime=2s --thinktime_blocks=1 >/dev/null || rc=1
+	t1=$(ticks $tpid) s1=$(date +%s%N)
+	sleep 3
+	t2=$(ticks $tpid) s2=$(date +%s%N)
+	timeout 60 fio --name=last "${E[@]}" "${C[@]}" --rw=write --bs=4k \
+		--size=64k >/dev/null || rc=1
+	wait $tpid || { rc=1; cat "$tmp/idle.out"; }
+	# Percent of one CPU: a tick is 10 ms, the clock's figures are ns.
+	local busy=$(((t1 - t0) * 1000000 / ((s1 - s0) / 1000)))
+	local quiet=$(((t2 - t1) * 1000000 / ((s2 - s1) / 1000)))
+	echo "target CPU: ${busy} % while a sender was connected, ${quiet} % in the 3 s after it left" |
+		tee "$tmp/idle.cpu"
+	[ $rc -eq 0 ] && [ "$busy" -ge 50 ] && [ "$quiet" -le 40 ]
+}
+check "an auto target spins while a sender is connected and stops once it has gone" idle
+sed 's/^/# /' "$tmp/idle.cpu" 2>/dev/null
+
 # Every other feature in one fio run (fio starts slowly under emulation):
-# eleven target/client pairs side by side on their own ports, sleeping on
-# completion channels (use_events) so 25 processes share two vCPUs. Each
-# job's result is judged from fio's JSON output.
+# twelve target/client pairs side by side on their own ports, sleeping on
+# completion channels (use_events) so 27 processes share two vCPUs. Each
+# job's result is judged from fio's JSON output. With thinktime at
+# iodepth > 1, fio waits for every unit in flight before each think, on
+# requests none of which may have asked for a completion: a client asleep
+# on its channel then needs its nudge (think, and send).
 features() {
 	local p=7510 E=(--ioengine=external:"$SO")
 	local C=(--hostname="$IP" --connect_timeout=60 --use_events=1)
@@ -351,7 +397,8 @@ features() {
 		--name=t-send "${E[@]}" --listen --port=$((p + 3)) --verb=send \
 		--use_events=1 --bs=64k --size=3m --iodepth=16 \
 		--name=send "${E[@]}" "${C[@]}" --port=$((p + 3)) --verb=send \
-		--rw=write --bs=32k --size=3m --iodepth=8 \
+		--rw=write --bs=32k --size=3m --iodepth=8 --thinktime=2ms \
+		--thinktime_blocks=5 \
 		--name=t-imm "${E[@]}" --listen --port=$((p + 4)) \
 		--verb=write_imm --use_events=1 --bs=64k --size=3m --iodepth=16 \
 		--name=imm "${E[@]}" "${C[@]}" --port=$((p + 4)) \
@@ -380,9 +427,13 @@ features() {
 		--bindname="$RDMAIO_SERVER_IP6" --size=1m \
 		--name=ipv6 "${E[@]}" "${C[@]}" --hostname="$RDMAIO_SERVER_IP6" \
 		--port=$((p + 8)) --rw=randwrite --bs=4k --size=1m --iodepth=8 \
-		--verify=crc32c
+		--verify=crc32c \
+		--name=t-think "${E[@]}" --listen --port=$((p + 11)) --size=1m \
+		--name=think "${E[@]}" "${C[@]}" --port=$((p + 11)) \
+		--rw=randwrite --bs=4k --size=1m --iodepth=8 --thinktime=2ms \
+		--thinktime_blocks=5 --verify=crc32c
 }
-check "eleven target/client pairs in one fio run" features
+check "twelve target/client pairs in one fio run" features
 python3 - "$tmp/features.json" <<'PY' || _tap_failed=1
 import json, sys
 try:
@@ -408,7 +459,8 @@ desc = {
     "qps": "qps=4 in one job, verified",
     "inline": "inline=64 writes, verified",
     "ipv6": "IPv6 target and client, verified",
-    "send": "send, use_events",
+    "send": "send, use_events, thinktime at iodepth 8",
+    "think": "verified writes, use_events, thinktime at iodepth 8",
     "imm": "write_imm, use_events",
     "fetch_add": "fetch_add 8-byte atomics",
     "cmp_swap": "cmp_swap 8-byte atomics",
