@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench bench-steady install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-steady bench-profile install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -110,6 +110,14 @@ bench-steady: all
 	@lab/run --softroce --hosts $(HOSTS) \
 		--timeout $$((300 + $${STEADY_ROUNDS:-6} * 2 * ($${STEADY_SECONDS:-10} + 15))) \
 		-- scripts/bench-steady.py
+
+# And where the CPU goes: perf on both guests while fio's rdma engine and
+# librdmaio (polling, and with use_events=1) write, alternated
+# (scripts/bench-profile; PROFILE_ROUNDS, PROFILE_SECONDS, PROFILE_BS).
+bench-profile: all
+	@lab/run --softroce --hosts $(HOSTS) \
+		--timeout $$((300 + $${PROFILE_ROUNDS:-2} * 3 * ($${PROFILE_SECONDS:-10} + 90))) \
+		-- scripts/bench-profile
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \
