@@ -4,6 +4,7 @@
 #include <infiniband/verbs.h>
 #include <json-c/json.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,26 +29,31 @@ struct host {
 	int live;
 };
 
+/* root + abs into path: 0, or -ENAMETOOLONG. */
+static int host_path(const struct host *h, const char *abs, char *path,
+		     size_t len)
+{
+	int n = snprintf(path, len, "%s%s", h->root, abs);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 /* The file at root + abs, as rc_file_read_small reads it. */
 static ssize_t host_read(const struct host *h, const char *abs, char *buf,
 			 size_t len)
 {
-	char path[4096];
+	char path[PATH_MAX];
+	int ret = host_path(h, abs, path, sizeof(path));
 
-	if (snprintf(path, sizeof(path), "%s%s", h->root, abs) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return rc_file_read_small(path, buf, len);
+	return ret ? ret : rc_file_read_small(path, buf, len);
 }
 
 static int host_exists(const struct host *h, const char *abs)
 {
-	char path[4096];
+	char path[PATH_MAX];
+	int ret = host_path(h, abs, path, sizeof(path));
 
-	if (snprintf(path, sizeof(path), "%s%s", h->root, abs) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return rc_file_exists(path);
+	return ret ? ret : rc_file_exists(path);
 }
 
 double rc_status_rate_gbps(const char *rate)
@@ -159,8 +165,9 @@ static struct json_object *port_obj(const struct host *h, const char *dev,
 
 /* The kernel's RDMA devices over netlink, asked once per collection and
  * only when sysfs does not name a device's driver. */
+#define LINKS_MAX 64
 struct links {
-	struct rc_link v[64];
+	struct rc_link v[LINKS_MAX];
 	int n; /* -1: not asked yet */
 };
 
@@ -168,12 +175,13 @@ static const char *driver_of(const struct host *h, const char *name,
 			     const char *ddir, struct links *l, char *buf,
 			     size_t len)
 {
-	char path[1200];
+	char path[PATH_MAX], rel[PATH_MAX];
 	ssize_t n;
 	int i;
 
-	if (snprintf(path, sizeof(path), "%s%s/device/driver", h->root, ddir) <
-	    (int)sizeof(path)) {
+	if ((size_t)snprintf(rel, sizeof(rel), "%s/device/driver", ddir) <
+		    sizeof(rel) &&
+	    !host_path(h, rel, path, sizeof(path))) {
 		n = readlink(path, buf, len - 1);
 		if (n > 0) {
 			buf[n] = '\0';
@@ -183,7 +191,7 @@ static const char *driver_of(const struct host *h, const char *name,
 	/* Soft-RoCE and siw have no parent device: the kernel's uverbs
 	 * driver id names them. */
 	if (l->n < 0)
-		l->n = h->live ? rc_link_list(l->v, 64) : 0;
+		l->n = h->live ? rc_link_list(l->v, LINKS_MAX) : 0;
 	if (l->n < 0)
 		l->n = 0;
 	for (i = 0; i < l->n; i++)
@@ -223,12 +231,11 @@ static int not_dot(const struct dirent *de)
 static int host_list(const struct host *h, const char *abs,
 		     struct dirent ***names)
 {
-	char path[1200];
+	char path[PATH_MAX];
 	int n;
 
 	*names = NULL;
-	if (snprintf(path, sizeof(path), "%s%s", h->root, abs) >=
-	    (int)sizeof(path))
+	if (host_path(h, abs, path, sizeof(path)))
 		return 0;
 	n = scandir(path, names, not_dot, versionsort);
 	return n < 0 ? 0 : n;
