@@ -37,7 +37,8 @@ static int wait_readable(int fd, long long deadline)
 	return 0;
 }
 
-int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms)
+int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms,
+			size_t max)
 {
 	long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	size_t used = 0, cap = 65536;
@@ -49,6 +50,10 @@ int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms)
 	if (!b)
 		return -ENOMEM;
 	for (;;) {
+		if (used > max) {
+			free(b);
+			return -EFBIG;
+		}
 		if (cap - used < 2) {
 			nb = realloc(b, cap * 2);
 			if (!nb) {
@@ -79,21 +84,21 @@ int rc_file_read_stream(int fd, char **buf, size_t *len, int timeout_ms)
 	return 0;
 }
 
-int rc_file_read_fd(int fd, char **buf, size_t *len)
+int rc_file_read_fd(int fd, char **buf, size_t *len, size_t max)
 {
 	if (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
 		return -errno;
-	return rc_file_read_stream(fd, buf, len, -1);
+	return rc_file_read_stream(fd, buf, len, -1, max);
 }
 
-int rc_file_read(const char *path, char **buf, size_t *len)
+int rc_file_read(const char *path, char **buf, size_t *len, size_t max)
 {
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = rc_file_read_fd(fd, buf, len);
+	ret = rc_file_read_fd(fd, buf, len, max);
 	close(fd);
 	return ret;
 }

@@ -273,25 +273,25 @@ static int limit_ms(unsigned timeout_s)
 	return timeout_s > INT_MAX / 1000 ? INT_MAX : (int)timeout_s * 1000;
 }
 
-int rc_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
-		     int keep_stderr)
+int rc_spawn_capture(char *const argv[], char **out, size_t max,
+		     unsigned timeout_s, int keep_stderr)
 {
 	int devnull, ret;
 
 	if (keep_stderr)
-		return rc_spawn_capture_fd(argv, out, timeout_s, -1);
+		return rc_spawn_capture_fd(argv, out, max, timeout_s, -1);
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull < 0) {
 		*out = NULL;
 		return -errno;
 	}
-	ret = rc_spawn_capture_fd(argv, out, timeout_s, devnull);
+	ret = rc_spawn_capture_fd(argv, out, max, timeout_s, devnull);
 	close(devnull);
 	return ret;
 }
 
-int rc_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
-			int err_fd)
+int rc_spawn_capture_fd(char *const argv[], char **out, size_t max,
+			unsigned timeout_s, int err_fd)
 {
 	int fds[2], ret, rret;
 	pid_t pid;
@@ -305,9 +305,10 @@ int rc_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
 		close(fds[0]);
 		return ret;
 	}
-	rret = rc_file_read_stream(fds[0], out, NULL, limit_ms(timeout_s));
+	rret = rc_file_read_stream(fds[0], out, NULL, limit_ms(timeout_s), max);
 	close(fds[0]);
-	if (rret == -ETIMEDOUT)
+	/* A child that would not stop talking is not waited for either. */
+	if (rret == -ETIMEDOUT || rret == -EFBIG)
 		kill(-pid, SIGKILL);
 	ret = reap(pid, timeout_s, argv[0], NULL, NULL);
 	if (rret) {

@@ -42,14 +42,15 @@ int rc_spawn_run_tick(char *const argv[], int out_fd, unsigned timeout_s,
 /*
  * Runs argv with stdout captured into a NUL-terminated string (*out, owned
  * by the caller); stderr is passed through when keep_stderr, else dropped.
- * Returns as rc_spawn_run.
+ * Returns as rc_spawn_run, or -EFBIG (the child killed) when it printed
+ * more than max bytes.
  */
-int rc_spawn_capture(char *const argv[], char **out, unsigned timeout_s,
-		     int keep_stderr);
+int rc_spawn_capture(char *const argv[], char **out, size_t max,
+		     unsigned timeout_s, int keep_stderr);
 
 /* The same with the child's stderr sent to err_fd (-1: inherit). */
-int rc_spawn_capture_fd(char *const argv[], char **out, unsigned timeout_s,
-			int err_fd);
+int rc_spawn_capture_fd(char *const argv[], char **out, size_t max,
+			unsigned timeout_s, int err_fd);
 
 /*
  * Starts argv in its own process group (stdin /dev/null, stdout to out_fd,

@@ -27,7 +27,7 @@ int rio_cpustat_read(const char *root, struct rio_cpustat *s)
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/proc/stat", root);
-	ret = rc_file_read(path, &text, NULL);
+	ret = rc_file_read(path, &text, NULL, RC_FILE_PROC_MAX);
 	if (ret)
 		return ret;
 	s->t = rio_cpustat_now();

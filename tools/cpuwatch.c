@@ -104,11 +104,17 @@ int rio_cpuwatch_add_remote(struct rio_cpuwatch *w, const char *client,
 	return 0;
 }
 
+/* Three hours of readings at cpu-watch's fastest interval (10 ms): lines
+ * beyond that are counted as bad, not kept, so a command that floods its
+ * stdout cannot take rdmaio's memory. */
+#define MAX_READINGS (1 << 20)
+
 static void take_line(struct series *s, char *line, double arrival)
 {
 	struct rio_cpustat c;
 
-	if (rio_cpustat_parse(line, &c) || (s->n && c.t <= s->v[s->n - 1].t)) {
+	if (s->n >= MAX_READINGS || rio_cpustat_parse(line, &c) ||
+	    (s->n && c.t <= s->v[s->n - 1].t)) {
 		s->bad++;
 		return;
 	}

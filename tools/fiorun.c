@@ -294,7 +294,8 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	if (ret) {
 		/* In client mode the servers' messages came on fio's stdout,
 		 * before its JSON. */
-		if (r->nhosts && !rc_file_read_fd(fd, &text, &len))
+		if (r->nhosts &&
+		    !rc_file_read_fd(fd, &text, &len, RIO_JSON_MAX_BYTES))
 			print_kept("rdmaio: fio said: ", text,
 				   json_start(text) ? json_start(text)
 						    : text + len);
@@ -309,12 +310,15 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 		ret = -EIO;
 		goto out;
 	}
-	ret = rc_file_read_fd(fd, &text, &len);
-	if (ret) {
+	ret = rc_file_read_fd(fd, &text, &len, RIO_JSON_MAX_BYTES);
+	if (ret == -EFBIG)
+		rc_err("fio printed more than %d MiB on its stdout, more than the JSON of any run (a fio --server it reached may be sending junk); no result written",
+		       RIO_JSON_MAX_BYTES >> 20);
+	else if (ret)
 		rc_call_err(-ret, "read(%s)",
 			    "fio's output from its scratch file");
+	if (ret)
 		goto out;
-	}
 	ret = rio_fio_parse(text, len, "fio's stdout", output);
 	if (!ret)
 		json_object_object_add(run, "global_options",

@@ -154,7 +154,7 @@ static json_object *capture_line(char *const argv[])
 	json_object *o = NULL;
 	char *out = NULL;
 
-	if (rc_spawn_capture(argv, &out, 30, 0) == 0 && out) {
+	if (rc_spawn_capture(argv, &out, 4096, 30, 0) == 0 && out) {
 		chomp(out);
 		if (*out)
 			o = json_object_new_string(out);

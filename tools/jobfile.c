@@ -23,6 +23,22 @@ static int sha256_hex(const char *data, size_t len, char hex[65])
 	return 0;
 }
 
+/* A job file is text a person wrote: megabytes at most. */
+#define JOBFILE_MAX_BYTES (16 << 20)
+
+static int read_job(const char *path, char **text, size_t *len)
+{
+	int ret = rc_file_read(path, text, len, JOBFILE_MAX_BYTES);
+
+	if (ret == -EFBIG)
+		rc_err("job file %s: larger than %d MiB, so it is not a fio job file (pass the .fio text file)",
+		       path, JOBFILE_MAX_BYTES >> 20);
+	else if (ret)
+		rc_err("job file %s: cannot read it: %s (check the path)", path,
+		       strerror(-ret));
+	return ret;
+}
+
 static int record_one(const char *path, json_object *arr)
 {
 	json_object *o;
@@ -30,12 +46,9 @@ static int record_one(const char *path, json_object *arr)
 	size_t len;
 	int ret;
 
-	ret = rc_file_read(path, &text, &len);
-	if (ret) {
-		rc_err("job file %s: cannot read it: %s (check the path)", path,
-		       strerror(-ret));
+	ret = read_job(path, &text, &len);
+	if (ret)
 		return ret;
-	}
 	if (strlen(text) != len) {
 		rc_err("job file %s: contains NUL bytes, so it is not a fio job file (pass the .fio text file)",
 		       path);
@@ -163,12 +176,9 @@ int rio_jobfile_sections(const char *path, struct rio_jobfile_section **out)
 	int ret;
 
 	*out = NULL;
-	ret = rc_file_read(path, &text, NULL);
-	if (ret) {
-		rc_err("job file %s: cannot read it: %s (check the path)", path,
-		       strerror(-ret));
+	ret = read_job(path, &text, NULL);
+	if (ret)
 		return ret;
-	}
 	ret = sections_of(text, out);
 	free(text);
 	return ret;

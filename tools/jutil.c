@@ -114,11 +114,14 @@ int rio_json_load(const char *path, const char *what, json_object **out)
 	size_t len;
 	int ret;
 
-	ret = rc_file_read(path, &text, &len);
-	if (ret) {
+	ret = rc_file_read(path, &text, &len, RIO_JSON_MAX_BYTES);
+	if (ret == -EFBIG)
+		rc_err("%s %s: larger than %d MiB, more than any fio run or rdmaio result makes: not loaded (check that it is the file you meant)",
+		       what, path, RIO_JSON_MAX_BYTES >> 20);
+	else if (ret)
 		rc_err("%s %s: cannot read it: %s", what, path, strerror(-ret));
+	if (ret)
 		return ret;
-	}
 	ret = rio_json_parse(text, len, what, path, out);
 	free(text);
 	return ret;

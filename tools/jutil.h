@@ -4,6 +4,9 @@
 
 #include <json-c/json.h>
 
+/* fio's JSON or a result: larger is no file rdmaio or fio makes. */
+#define RIO_JSON_MAX_BYTES (512 << 20)
+
 /* obj[key] or NULL when obj is not an object or has no such key. */
 json_object *rio_json_get(json_object *obj, const char *key);
 

@@ -16,6 +16,25 @@
 /* How much of a failed command's stderr an error shows. */
 #define TAIL_LINES 6
 #define TAIL_BYTES 800
+/* What is read of its stderr at most: its end, where the reason is. */
+#define STDERR_READ (64 << 10)
+/* An `rdmaio env` document is kilobytes; a host that sends more is not
+ * sending one. */
+#define ENV_MAX_BYTES (16 << 20)
+
+/* The last STDERR_READ bytes of the scratch file fd, or NULL. */
+static char *stderr_tail(int fd)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	char *text = NULL;
+
+	if (end < 0 ||
+	    lseek(fd, end > STDERR_READ ? end - STDERR_READ : 0, SEEK_SET) <
+		    0 ||
+	    rc_file_read_stream(fd, &text, NULL, -1, STDERR_READ))
+		return NULL;
+	return text;
+}
 
 char *rio_remote_host_name(const char *client)
 {
@@ -69,11 +88,14 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	fd = rio_file_scratch("rdmaio-remote-env");
 	if (fd < 0)
 		return fd;
-	st = rc_spawn_capture_fd(argv, &out, timeout_s, fd);
-	if (rc_file_read_fd(fd, &err, NULL))
-		err = NULL;
+	st = rc_spawn_capture_fd(argv, &out, ENV_MAX_BYTES, timeout_s, fd);
+	err = stderr_tail(fd);
 	close(fd);
-	if (st == -ETIMEDOUT) {
+	if (st == -EFBIG) {
+		rc_err("--remote-env for client %s: '%s' printed more than %d MiB, far more than an `rdmaio env` document: stopped it (it must run `rdmaio env` on that host; nothing else may write to its stdout)",
+		       client, shown, ENV_MAX_BYTES >> 20);
+		ret = st;
+	} else if (st == -ETIMEDOUT) {
 		rc_err("--remote-env for client %s: '%s' did not finish within %u s: stopped it (check that it runs by hand, or raise --timeout)",
 		       client, shown, timeout_s);
 		ret = st;

@@ -72,7 +72,7 @@ static int is_server(const char *root, int pid)
 	int found = 0;
 
 	snprintf(path, sizeof(path), "%s/proc/%d/cmdline", root, pid);
-	if (rc_file_read(path, &text, &len))
+	if (rc_file_read(path, &text, &len, RC_FILE_PROC_MAX))
 		return 0;
 	for (p = text; p < text + len; p += strlen(p) + 1)
 		found |= !strncmp(p, "--server", 8);

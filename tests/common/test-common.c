@@ -35,7 +35,7 @@ static char *stderr_of(void (*fn)(void))
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	assert_int_equal(rc_file_read_fd(fd, &text, NULL), 0);
+	assert_int_equal(rc_file_read_fd(fd, &text, NULL, 1 << 20), 0);
 	return text;
 }
 
@@ -89,7 +89,7 @@ static void file__replace_is_whole_and_leaves_no_temp(void **state)
 	snprintf(path, sizeof(path), "%s/f", dir);
 	assert_int_equal(rc_file_replace(path, "old\n", 4, 0600), 0);
 	assert_int_equal(rc_file_replace(path, "new\n", 4, 0644), 0);
-	assert_int_equal(rc_file_read(path, &text, NULL), 0);
+	assert_int_equal(rc_file_read(path, &text, NULL, 1 << 20), 0);
 	assert_string_equal(text, "new\n");
 	free(text);
 	assert_int_equal(stat(path, &st), 0);
@@ -115,7 +115,8 @@ static void file__read_stream_keeps_its_deadline(void **state)
 	assert_int_equal(pipe(fds), 0);
 	assert_int_equal(write(fds[1], "abc", 3), 3);
 	close(fds[1]);
-	assert_int_equal(rc_file_read_stream(fds[0], &text, &len, 1000), 0);
+	assert_int_equal(
+		rc_file_read_stream(fds[0], &text, &len, 1000, 1 << 20), 0);
 	assert_int_equal(len, 3);
 	assert_string_equal(text, "abc");
 	free(text);
@@ -123,7 +124,7 @@ static void file__read_stream_keeps_its_deadline(void **state)
 	/* A writer that never closes its end: the read ends at the limit. */
 	assert_int_equal(pipe(fds), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(rc_file_read_stream(fds[0], &text, &len, 200),
+	assert_int_equal(rc_file_read_stream(fds[0], &text, &len, 200, 1 << 20),
 			 -ETIMEDOUT);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
@@ -131,6 +132,34 @@ static void file__read_stream_keeps_its_deadline(void **state)
 	assert_true(ms >= 190 && ms < 5000);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+/* A child that never stops printing: the capture stops at its bound,
+ * says so and kills it, where the whole stream would fill the memory. */
+static void spawn__capture_has_a_bound(void **state)
+{
+	char *argv[] = { "yes", "0123456789abcdef", NULL }, *out = NULL;
+	struct timespec t0, t1;
+	long ms;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(rc_spawn_capture(argv, &out, 1 << 20, 10, 0), -EFBIG);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_null(out);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms < 5000);
+	/* Exactly the bound is still whole. */
+	assert_int_equal(rc_spawn_capture((char *[]){ "head", "-c1048576",
+						      "/dev/zero", NULL },
+					  &out, 1 << 20, 10, 0),
+			 0);
+	free(out);
+	assert_int_equal(rc_spawn_capture((char *[]){ "head", "-c1048577",
+						      "/dev/zero", NULL },
+					  &out, 1 << 20, 10, 0),
+			 -EFBIG);
 }
 
 static void spawn__helpers_by_absolute_path(void **state)
@@ -166,7 +195,7 @@ static void spawn__helpers_get_a_clean_environment(void **state)
 	dup2(saved, 1);
 	close(saved);
 	unsetenv("RC_TEST_SECRET");
-	assert_int_equal(rc_file_read(out, &text, NULL), 0);
+	assert_int_equal(rc_file_read(out, &text, NULL, 1 << 20), 0);
 	assert_string_equal(text, "PATH=" RC_HELPER_DIRS "\nLC_ALL=C\n");
 	free(text);
 	close(fd);
@@ -179,6 +208,7 @@ int main(void)
 		cmocka_unit_test(log__formats),
 		cmocka_unit_test(file__replace_is_whole_and_leaves_no_temp),
 		cmocka_unit_test(file__read_stream_keeps_its_deadline),
+		cmocka_unit_test(spawn__capture_has_a_bound),
 		cmocka_unit_test(spawn__helpers_by_absolute_path),
 		cmocka_unit_test(spawn__helpers_get_a_clean_environment),
 	};
