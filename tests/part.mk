@@ -8,7 +8,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := $(CSTD) $(WARN) -D_GNU_SOURCE -MMD -MP -g -O1 \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
-FUZZ_NAMES := exports-line exports-entry hello result
+FUZZ_NAMES := exports-line exports-entry hello result chart report
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%)
 FUZZ_SECONDS ?= 600
 
@@ -20,7 +20,9 @@ $(FUZZ_B)/tests/fuzz/fuzz-exports-%.o $(FUZZ_B)/deploy/%.o: \
 	FUZZ_CPPFLAGS = -Ideploy -Icommon
 $(FUZZ_B)/common/%.o: FUZZ_CPPFLAGS = -Icommon
 $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/%.o: FUZZ_CPPFLAGS = -Iengine
-$(FUZZ_B)/tests/fuzz/fuzz-result.o: FUZZ_CPPFLAGS = -Itools -Icommon
+$(FUZZ_B)/tests/fuzz/fuzz-result.o $(FUZZ_B)/tests/fuzz/fuzz-chart.o \
+	$(FUZZ_B)/tests/fuzz/fuzz-report.o $(FUZZ_B)/tests/fuzz/named-doc.o: \
+	FUZZ_CPPFLAGS = -Itools -Icommon
 $(FUZZ_B)/tools/schema.o: $(RDMAIO_SCHEMA)
 $(FUZZ_B)/tools/%.o: FUZZ_CPPFLAGS = -Icommon
 $(FUZZ_B)/tools/schema.o: \
@@ -40,6 +42,11 @@ $(FUZZ_B)/fuzz-hello: $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/proto.o
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^
 $(FUZZ_B)/fuzz-result: $(FUZZ_B)/tests/fuzz/fuzz-result.o $$(FUZZ_TOOL_OBJS) \
 		$$(FUZZ_RC_OBJS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(RC_LIBS) -lcrypto -lm
+
+$(FUZZ_B)/fuzz-chart $(FUZZ_B)/fuzz-report: $(FUZZ_B)/fuzz-%: \
+		$(FUZZ_B)/tests/fuzz/fuzz-%.o $(FUZZ_B)/tests/fuzz/named-doc.o \
+		$$(FUZZ_TOOL_OBJS) $$(FUZZ_RC_OBJS)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(RC_LIBS) -lcrypto -lm
 
 .PHONY: fuzz fuzz-build

@@ -13,6 +13,7 @@
 #include "rc_log.h"
 #include "rc_spawn.h"
 #include "strv.h"
+#include "tmpdir.h"
 
 #define NAME_MAX_LEN 32
 
@@ -117,7 +118,7 @@ struct outcome {
 	int status;
 	double start, end, cpu_s;
 	long long bytes; /* -1: no regular file */
-	char error[160];
+	char error[512];
 };
 
 /* The size of what the command left at path, or why it is no copy. */
@@ -200,49 +201,6 @@ static json_object *record(const struct rio_baseline *b, char **argv,
 	return r;
 }
 
-/* A private folder for the copy, in TMPDIR or /tmp. */
-/*
- * A private folder for the copy, in TMPDIR or /tmp. rdmaio runs as root:
- * in a folder every user may write to without the sticky bit, another
- * user could swap ours for a link before the command writes there.
- */
-static int make_dir(char *err, size_t n, char **out)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct stat st;
-	char *dir;
-
-	*out = NULL;
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if (stat(tmp, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(
-			err, n,
-			"has no folder for its copy: %s is %s (set TMPDIR to a folder)",
-			tmp, errno == ENOENT ? "missing" : "not a folder");
-		return -ENOTDIR;
-	}
-	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-		snprintf(
-			err, n,
-			"will not copy into %s: every user may write there and it has no sticky bit (set TMPDIR to a private folder)",
-			tmp);
-		return -EPERM;
-	}
-	if (asprintf(&dir, "%s/rdmaio-baseline.XXXXXX", tmp) < 0)
-		return -ENOMEM;
-	if (!mkdtemp(dir)) {
-		snprintf(
-			err, n,
-			"could not make a folder in %s: %s (set TMPDIR to a folder it can write to)",
-			tmp, strerror(errno));
-		free(dir);
-		return -EIO;
-	}
-	*out = dir;
-	return 0;
-}
-
 /* Removes the copy and its folder; whatever else is left there stays,
  * and the user is told where. */
 static void remove_copy(const char *dir, const char *path)
@@ -275,7 +233,8 @@ int rio_baseline_run(const struct rio_baseline *b, unsigned timeout_s,
 {
 	struct outcome o = { 0 };
 	char *dir, *path = NULL, **argv = NULL;
-	int ret = make_dir(o.error, sizeof(o.error), &dir);
+	int ret = rio_tmpdir_new("baseline", 4000, &dir, o.error,
+				 sizeof(o.error));
 
 	if (ret)
 		return ret == -ENOMEM ? ret : not_run(b, &o, runs);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,15 @@
 
 #include "chart.h"
 #include "fiorun.h"
+#include "gpstr.h"
 #include "hostmap.h"
 #include "jutil.h"
 #include "rc_log.h"
 #include "report.h"
 #include "result.h"
+#include "rc_file.h"
 #include "rc_spawn.h"
+#include "tmpdir.h"
 
 #define MIB (1024.0 * 1024)
 #define PANEL_H 330
@@ -61,13 +65,6 @@ static int cmp_bin(const void *a, const void *b)
 	double x = ((const struct bin *)a)->ns, y = ((const struct bin *)b)->ns;
 
 	return (x > y) - (x < y);
-}
-
-static void clean_label(char *s)
-{
-	for (; *s; s++)
-		if (*s == '"' || *s == '\n' || *s == '\\' || *s == '\'')
-			*s = '`';
 }
 
 static void side_values(struct row *r, int k, json_object *side,
@@ -182,7 +179,6 @@ static int add_cpu(struct chart *c, const char *label, const char *host,
 	/* Workload and host: the panel has a bar pair per host. */
 	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%.*s%s%s",
 		 name_len(c, label), label, host ? ", " : "", host ?: "");
-	clean_label(n[c->ncpu].label);
 	n[c->ncpu].v[0] = rdma;
 	n[c->ncpu++].v[1] = tcp;
 	return 0;
@@ -228,7 +224,6 @@ static void scan(struct chart *c)
 	c->min_lat = c->min_cpu = INFINITY;
 	c->min_cdf = INFINITY;
 	for (i = 0; i < c->n; i++) {
-		clean_label(c->rows[i].label);
 		for (k = 0; k < 2; k++) {
 			if (!c->rows[i].latency_only &&
 			    !isnan(c->rows[i].bw[k]))
@@ -272,7 +267,7 @@ static void write_data(FILE *f, const struct chart *c)
 			r = &c->rows[i];
 			if (block != 1 && r->latency_only)
 				continue;
-			fprintf(f, "\"%s\"", r->label);
+			rio_gpstr_datum(f, r->label);
 			if (block == 0)
 				fprintf(f, " %g %g", r->bw[0], r->bw[1]);
 			else if (block == 1)
@@ -285,9 +280,10 @@ static void write_data(FILE *f, const struct chart *c)
 		/* Two blank lines end a gnuplot data block ("index N"). */
 		fprintf(f, "\n\n");
 	}
-	for (i = 0; i < c->ncpu; i++)
-		fprintf(f, "\"%s\" %g %g\n", c->cpu[i].label, c->cpu[i].v[0],
-			c->cpu[i].v[1]);
+	for (i = 0; i < c->ncpu; i++) {
+		rio_gpstr_datum(f, c->cpu[i].label);
+		fprintf(f, " %g %g\n", c->cpu[i].v[0], c->cpu[i].v[1]);
+	}
 	fprintf(f, "\n\n");
 }
 
@@ -301,22 +297,22 @@ static int bw_rows(const struct chart *c)
 }
 
 /* The bars of one block: two per row when paired, else one. */
-static void bars(FILE *f, const char *data, int index, const char *scale,
-		 const struct chart *c, const char *what)
+static void bars(FILE *f, int index, const char *scale, const struct chart *c,
+		 const char *what)
 {
 	if (!c->paired) {
 		fprintf(f,
-			"plot '%s' index %d using 0:($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title '%s'",
-			data, index, scale, what);
+			"plot data index %d using 0:($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title '%s'",
+			index, scale, what);
 		return;
 	}
 	fprintf(f,
-		"plot '%s' index %d using ($0-0.19):($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title 'RDMA', "
+		"plot data index %d using ($0-0.19):($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title 'RDMA', "
 		"'' index %d using ($0+0.19):($3/%s) with boxes lc rgb '#ff7f0e' title 'TCP'",
-		data, index, scale, index, scale);
+		index, scale, index, scale);
 }
 
-static void bw_panel(FILE *f, const char *data, const struct chart *c)
+static void bw_panel(FILE *f, const struct chart *c)
 {
 	int gib = c->max_bw >= 1024;
 	const char *unit = gib ? "GiB/s" : "MiB/s",
@@ -335,7 +331,7 @@ static void bw_panel(FILE *f, const char *data, const struct chart *c)
 			fmax(c->ceiling, c->max_bw) * 1.1 / (gib ? 1024 : 1));
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	bars(f, data, 0, scale, c, "bandwidth");
+	bars(f, 0, scale, c, "bandwidth");
 	if (ceil_shown)
 		fprintf(f,
 			", %g with lines lw 2 dt 2 lc rgb '#d62728' title 'link payload ceiling %.3g %s'",
@@ -344,18 +340,17 @@ static void bw_panel(FILE *f, const char *data, const struct chart *c)
 	fprintf(f, "\n");
 }
 
-static void lat_side(FILE *f, const char *data, int col, const char *x,
-		     const char *scale, const char *color, const char *name,
-		     int first)
+static void lat_side(FILE *f, int col, const char *x, const char *scale,
+		     const char *color, const char *name, int first)
 {
 	fprintf(f,
-		"%s'%s' index 1 using (%s):($%d/%s)%s with boxes lc rgb '%s' title '%s p50', "
+		"%sdata index 1 using (%s):($%d/%s)%s with boxes lc rgb '%s' title '%s p50', "
 		"'' index 1 using (%s):($%d/%s):($%d/%s):($%d/%s) with yerrorbars lc rgb 'black' pt 0 %s, "
 		"'' index 1 using (%s):($%d/%s) with points pt 6 ps 0.8 lc rgb 'black' %s",
-		first ? "plot " : ", ", data, x, col, scale,
-		first ? ":xtic(1)" : "", color, name, x, col, scale, col, scale,
-		col + 1, scale, first ? "title 'p99'" : "notitle", x, col + 2,
-		scale, first ? "title 'p99.9'" : "notitle");
+		first ? "plot " : ", ", x, col, scale, first ? ":xtic(1)" : "",
+		color, name, x, col, scale, col, scale, col + 1, scale,
+		first ? "title 'p99'" : "notitle", x, col + 2, scale,
+		first ? "title 'p99.9'" : "notitle");
 }
 
 /* The unit that keeps a panel's numbers readable: by the largest value on
@@ -369,7 +364,7 @@ static void time_unit(double lo, double hi, int log, const char **unit,
 	*scale = m >= 1e9 ? "1e9" : m >= 1e6 ? "1e6" : m >= 1e3 ? "1e3" : "1.";
 }
 
-static void lat_panel(FILE *f, const char *data, const struct chart *c)
+static void lat_panel(FILE *f, const struct chart *c)
 {
 	int log = c->min_lat > 0 && c->max_lat / c->min_lat > 20;
 	const char *unit, *scale;
@@ -383,16 +378,16 @@ static void lat_panel(FILE *f, const char *data, const struct chart *c)
 		fprintf(f, "set logscale y\nset yrange [*:*]\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
-	lat_side(f, data, 2, c->paired ? "$0-0.19" : "$0", scale, "#1f77b4",
+	lat_side(f, 2, c->paired ? "$0-0.19" : "$0", scale, "#1f77b4",
 		 c->paired ? "RDMA" : "job", 1);
 	if (c->paired)
-		lat_side(f, data, 5, "$0+0.19", scale, "#ff7f0e", "TCP", 0);
+		lat_side(f, 5, "$0+0.19", scale, "#ff7f0e", "TCP", 0);
 	fprintf(f, "\n");
 	if (log)
 		fprintf(f, "unset logscale y\n");
 }
 
-static void cpu_panel(FILE *f, const char *data, const struct chart *c)
+static void cpu_panel(FILE *f, const struct chart *c)
 {
 	int log = c->min_cpu > 0 && c->max_cpu / c->min_cpu > 20;
 
@@ -407,7 +402,7 @@ static void cpu_panel(FILE *f, const char *data, const struct chart *c)
 		fprintf(f, "set xtics rotate by -35\nset bmargin 6\n");
 	fprintf(f, log ? "set logscale y\nset yrange [*:*]\n"
 		       : "set yrange [0:*]\n");
-	bars(f, data, 2, "1.", c, "CPU");
+	bars(f, 2, "1.", c, "CPU");
 	fprintf(f, "\nset xtics rotate by -20\nset bmargin 4\n");
 	if (log)
 		fprintf(f, "unset logscale y\n");
@@ -504,7 +499,7 @@ static void write_cdf(FILE *f, json_object *doc, struct chart *c)
 	rio_hostmap_delete(&map);
 }
 
-static void cdf_panel(FILE *f, const char *data, const struct chart *c)
+static void cdf_panel(FILE *f, const struct chart *c)
 {
 	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
 					      "#d62728", "#9467bd", "#8c564b",
@@ -520,13 +515,15 @@ static void cdf_panel(FILE *f, const char *data, const struct chart *c)
 		unit);
 	/* Many lines: a smaller key, and the workload alone names them. */
 	fprintf(f, "set key font ',8' spacing 0.9 samplen 2\n");
-	for (i = 0; i < c->ncdf; i++)
+	for (i = 0; i < c->ncdf; i++) {
 		fprintf(f,
-			"%s'%s' index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title '%.*s %s'",
-			i ? ", " : "plot ", data, CDF_INDEX + i, scale,
-			i % 2 ? 2 : 1, colors[(i / 2) % 8],
-			name_len(c, c->rows[i / 2].label), c->rows[i / 2].label,
-			i % 2 ? "TCP" : "RDMA");
+			"%sdata index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title ",
+			i ? ", " : "plot ", CDF_INDEX + i, scale, i % 2 ? 2 : 1,
+			colors[(i / 2) % 8]);
+		rio_gpstr_printf(f, "%.*s %s",
+				 name_len(c, c->rows[i / 2].label),
+				 c->rows[i / 2].label, i % 2 ? "TCP" : "RDMA");
+	}
 	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
 		   "set key font ',10' spacing 1 samplen 4\n");
 }
@@ -573,16 +570,22 @@ static int write_sweep(FILE *f, json_object *doc, struct chart *c)
 	return n;
 }
 
-static void sweep_panel(FILE *f, const char *data, const struct chart *c)
+static void sweep_panel(FILE *f, const struct chart *c)
 {
+	fprintf(f, "set title ");
+	rio_gpstr_printf(
+		f,
+		"Bandwidth against message size: the %s jobs (higher is better)",
+		c->sweep);
 	fprintf(f,
-		"set title \"Bandwidth against message size: the %s jobs (higher is better)\"\n"
-		"set logscale x 2\nset xrange [*:*]\nset yrange [0:*]\nset xtics norotate\n"
+		"\nset logscale x 2\nset xrange [*:*]\nset yrange [0:*]\nset xtics norotate\n"
 		"set format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\nset ylabel 'MiB/s'\n"
 		"set grid xtics ytics\n"
-		"plot '%s' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title '%s'\n"
-		"unset logscale x\nset format x '%%g'\nunset xlabel\nset grid noxtics ytics\n",
-		c->sweep, data, CDF_INDEX + c->ncdf, c->sweep);
+		"plot data index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title ",
+		CDF_INDEX + c->ncdf);
+	rio_gpstr_write(f, c->sweep);
+	fprintf(f,
+		"\nunset logscale x\nset format x '%%g'\nunset xlabel\nset grid noxtics ytics\n");
 }
 
 static int write_script(FILE *f, const char *data, const char *out, int svg,
@@ -591,12 +594,17 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
 	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf + (c->nsweep > 0);
 
-	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10'\n",
+	/* noenhanced: a name's ^, _ or @ is shown, not taken for markup. */
+	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10' noenhanced\n",
 		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
-	fprintf(f, "set encoding utf8\nset output '%s'\n", out);
-	fprintf(f, "set multiplot layout %d,1 title \"%s%s%s\"\n", panels,
-		c->paired ? "RDMA vs TCP" : "Jobs", caveat ? ": " : "",
-		caveat ?: "");
+	fprintf(f, "set encoding utf8\nset output ");
+	rio_gpstr_write(f, out);
+	fprintf(f, "\ndata = ");
+	rio_gpstr_write(f, data);
+	fprintf(f, "\nset multiplot layout %d,1 title ", panels);
+	rio_gpstr_printf(f, "%s%s%s", c->paired ? "RDMA vs TCP" : "Jobs",
+			 caveat ? ": " : "", caveat ?: "");
+	fprintf(f, "\n");
 	fprintf(f,
 		"set style fill solid 0.8 border -1\nset grid ytics\nset key noenhanced outside right top\n"
 		"set xtics noenhanced rotate by -20\nset bmargin 4\nset boxwidth %g\n"
@@ -605,18 +613,18 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 		c->paired ? 0.36 : 0.6);
 	if (nbw) {
 		fprintf(f, "set xrange [-0.6:%g]\n", nbw - 0.4);
-		bw_panel(f, data, c);
+		bw_panel(f, c);
 	}
 	fprintf(f, "set xrange [-0.6:%g]\n", c->n - 0.4);
-	lat_panel(f, data, c);
+	lat_panel(f, c);
 	if (c->max_cpu > 0) {
 		fprintf(f, "set xrange [-0.6:%g]\n", c->ncpu - 0.4);
-		cpu_panel(f, data, c);
+		cpu_panel(f, c);
 	}
 	if (cdf)
-		cdf_panel(f, data, c);
+		cdf_panel(f, c);
 	if (c->nsweep)
-		sweep_panel(f, data, c);
+		sweep_panel(f, c);
 	fprintf(f, "unset multiplot\n");
 	return ferror(f) ? -EIO : 0;
 }
@@ -630,20 +638,20 @@ static int check_path(const char *path, int *svg)
 		       path);
 		return -EINVAL;
 	}
-	if (strpbrk(path, "'\n")) {
-		rc_err("plot %s: a quote or newline in the name cannot be passed to gnuplot; rename it",
-		       path);
-		return -EINVAL;
-	}
 	*svg = !strcmp(ext, ".svg");
 	return 0;
 }
 
-/* gnuplot into a temporary image, renamed into place only on success. */
-static int render(const char *script, const char *tmp_out, const char *path)
+/* The image gnuplot drew: larger is no chart of ours. */
+#define IMAGE_MAX_BYTES (256 << 20)
+
+/* gnuplot draws into its private folder; the image then replaces path as
+ * any result does (a hidden temporary, fsync, rename), so nothing is
+ * written through a link at path and a failure leaves path as it was. */
+static int render(const char *script, const char *img, const char *path)
 {
-	char *argv[] = { "gnuplot", (char *)script, NULL };
-	struct stat st;
+	char *argv[] = { "gnuplot", (char *)script, NULL }, *bytes = NULL;
+	size_t len = 0;
 	int ret = rc_spawn_run(argv, 2, 120);
 
 	if (ret) {
@@ -652,31 +660,35 @@ static int render(const char *script, const char *tmp_out, const char *path)
 		       ret < 0 ? strerror(-ret) : "see its message above");
 		return -EIO;
 	}
-	if (stat(tmp_out, &st) || st.st_size == 0) {
-		rc_err("plot %s: gnuplot wrote no image", path);
+	ret = rc_file_read(img, &bytes, &len, IMAGE_MAX_BYTES);
+	if (ret || !len) {
+		rc_err("plot %s: gnuplot wrote no image%s%s", path,
+		       ret ? ": " : "", ret ? strerror(-ret) : "");
+		free(bytes);
 		return -EIO;
 	}
-	if (rename(tmp_out, path)) {
-		ret = -errno;
-		rc_call_err(-ret, "rename(%s, %s)", tmp_out, path);
-	}
+	ret = rc_file_replace(path, bytes, len, 0644);
+	free(bytes);
 	return ret;
 }
 
-static int temp_file(char *tmpl, int suffix, FILE **f)
+/* A new file in the private folder, for writing. */
+static int open_new(const char *path, FILE **f)
 {
-	int fd = mkstemps(tmpl, suffix), ret;
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600),
+	    ret;
 
 	if (fd < 0) {
 		ret = -errno;
-		rc_call_err(-ret, "mkstemps(%s)", tmpl);
+		rc_call_err(-ret, "open(%s)", path);
 		return ret;
 	}
 	*f = fdopen(fd, "w");
 	if (!*f) {
 		ret = -errno;
 		close(fd);
-		unlink(tmpl);
 		return ret;
 	}
 	return 0;
@@ -700,50 +712,70 @@ static int gather(json_object *doc, struct chart *c, const char *path)
 	return ret;
 }
 
-int rio_chart_draw(json_object *doc, const char *path)
+int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
+		     FILE *script, const char *img_path, int svg)
 {
-	char data[] = "/tmp/rdmaio-plot-XXXXXX.dat";
-	char script[] = "/tmp/rdmaio-plot-XXXXXX.gp";
 	struct chart c = { 0 };
-	FILE *fd = NULL, *fs = NULL;
-	char *tmp_out = NULL;
-	int svg, ret;
+	int ret = gather(doc, &c, img_path);
 
-	ret = check_path(path, &svg);
-	if (!ret)
-		ret = gather(doc, &c, path);
-	if (!ret && asprintf(&tmp_out, "%s.tmp.%d%s", path, (int)getpid(),
-			     strrchr(path, '.')) < 0) {
-		tmp_out = NULL;
-		ret = -ENOMEM;
-	}
-	if (!ret)
-		ret = temp_file(data, 4, &fd);
-	if (!ret)
-		ret = temp_file(script, 3, &fs);
 	if (!ret) {
-		write_data(fd, &c);
-		write_cdf(fd, doc, &c);
-		c.nsweep = write_sweep(fd, doc, &c);
+		write_data(data, &c);
+		write_cdf(data, doc, &c);
+		c.nsweep = write_sweep(data, doc, &c);
 		ret = write_script(
-			fs, data, tmp_out, svg, &c,
+			script, data_path, img_path, svg, &c,
 			rio_result_caveat(rio_json_get(doc, "warnings")));
 	}
+	free(c.rows);
+	free(c.cpu);
+	return ret;
+}
+
+/* Draws into dir (data, script, image), then replaces path. */
+static int draw_in(json_object *doc, const char *dir, const char *path, int svg)
+{
+	char data[4096], script[4096], img[4096];
+	FILE *fd = NULL, *fs = NULL;
+	int ret;
+
+	snprintf(data, sizeof(data), "%s/chart.dat", dir);
+	snprintf(script, sizeof(script), "%s/chart.gp", dir);
+	snprintf(img, sizeof(img), "%s/chart%s", dir, svg ? ".svg" : ".png");
+	ret = open_new(data, &fd);
+	if (!ret)
+		ret = open_new(script, &fs);
+	if (!ret)
+		ret = rio_chart_script(doc, fd, data, fs, img, svg);
 	/* Both close, whatever the first gave. */
 	if (fd && fclose(fd))
 		ret = ret ? ret : -EIO;
 	if (fs && fclose(fs))
 		ret = ret ? ret : -EIO;
 	if (!ret)
-		ret = render(script, tmp_out, path);
-	if (fd)
-		unlink(data);
-	if (fs)
-		unlink(script);
-	if (tmp_out)
-		unlink(tmp_out);
-	free(tmp_out);
-	free(c.rows);
-	free(c.cpu);
+		ret = render(script, img, path);
+	unlink(img);
+	unlink(script);
+	unlink(data);
+	return ret;
+}
+
+int rio_chart_draw(json_object *doc, const char *path)
+{
+	char *dir, err[512];
+	int svg, ret;
+
+	ret = check_path(path, &svg);
+	if (ret)
+		return ret;
+	ret = rio_tmpdir_new("plot", 4000, &dir, err, sizeof(err));
+	if (ret) {
+		rc_err("plot %s: %s", path, err);
+		return ret;
+	}
+	ret = draw_in(doc, dir, path, svg);
+	if (rmdir(dir))
+		rc_warn("plot %s: left %s (%s): remove it by hand", path, dir,
+			strerror(errno));
+	free(dir);
 	return ret;
 }

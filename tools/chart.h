@@ -3,6 +3,7 @@
 #define RDMAIO_TOOLS_CHART_H
 
 #include <json-c/json.h>
+#include <stdio.h>
 
 /*
  * One figure of a result, in panels, rendered by gnuplot into path (.svg or
@@ -17,5 +18,14 @@
  * Returns 0 or a negative code after saying why.
  */
 int rio_chart_draw(json_object *doc, const char *path);
+
+/*
+ * The chart's gnuplot data and script for doc, without running gnuplot:
+ * the data file (to be read from data_path) and the script that draws
+ * img_path. Every string that is not the chart's own reaches the script
+ * quoted (gpstr.h). Returns 0 or a negative code after saying why.
+ */
+int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
+		     FILE *script, const char *img_path, int svg);
 
 #endif

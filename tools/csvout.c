@@ -39,18 +39,28 @@ static const char *const header[] = {
 
 #define NCOLS (sizeof(header) / sizeof(header[0]))
 
-/* A field quoted when it holds a comma, a quote or a line break. */
+/*
+ * A text field, quoted when it holds a comma, a quote or a line break. A
+ * spreadsheet reads a cell that begins with = + - @ (or a tab or carriage
+ * return before one) as a formula, which can fetch URLs or run commands:
+ * such a name is quoted and begins with ', which makes it text.
+ */
 static void field(FILE *out, size_t col, const char *s)
 {
+	int formula;
+
 	if (col)
 		fputc(',', out);
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	formula = *s && strchr("=+-@\t\r", *s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -59,16 +69,13 @@ static void field(FILE *out, size_t col, const char *s)
 	fputc('"', out);
 }
 
+/* A figure: never quoted, so a negative one stays a number. */
 static void num(FILE *out, size_t col, double v)
 {
-	char buf[64];
-
-	if (isnan(v)) {
-		field(out, col, NULL);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%.10g", v);
-	field(out, col, buf);
+	if (col)
+		fputc(',', out);
+	if (!isnan(v))
+		fprintf(out, "%.10g", v);
 }
 
 /* The figures of one side: bandwidth, IOPS, three percentiles. */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 #include "rc_log.h"
 #include "remote.h"
 #include "strv.h"
+#include "text.h"
 
 static void host_clear(struct rio_fio_host *h)
 {
@@ -186,4 +189,45 @@ json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 		free(fio_name);
 	}
 	return arr;
+}
+
+/* Beside letters and digits: names, IPv4/IPv6 addresses with a zone,
+ * fio's prefixes and ,PORT, and plain socket paths. No shell syntax. */
+#define HOST_PUNCT "._:%,/+=@~-"
+
+int rio_fiohosts_check(const char *opt, const char *spec)
+{
+	char *host = rio_remote_host_name(spec), *shown, odd[200];
+	const char *why = NULL, *p;
+	int ret = 0;
+
+	if (!host)
+		return -ENOMEM;
+	if (*spec == '-' || *host == '-')
+		why = "begins with '-', so ssh and fio would read it as an option, not a host";
+	for (p = spec; *p && !why; p++) {
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			why = "holds a blank or a control character, which no host name or address has (a remote shell would split it)";
+		else if ((unsigned char)*p >= 0x80)
+			why = "holds a byte that is not ASCII (give an internationalized name in its ASCII form, xn--...)";
+		else if (!isalnum((unsigned char)*p) &&
+			 !strchr(HOST_PUNCT, *p)) {
+			snprintf(
+				odd, sizeof(odd),
+				"holds '%c', which no host name, address or socket path rdmaio takes has (a remote shell could run it as %%h)",
+				*p);
+			why = odd;
+		}
+	}
+	if (!why && !*host)
+		why = "names no host";
+	if (why) {
+		shown = rio_text_clean(spec, 0);
+		rc_err("run: --%s '%s' %s: give a host name or an address (fio's forms: HOST, HOST,PORT, ip6:ADDR, sock:PATH, or 'local')",
+		       opt, shown ? shown : "?", why);
+		free(shown);
+		ret = -EINVAL;
+	}
+	free(host);
+	return ret;
 }

@@ -22,6 +22,15 @@ int rio_fiohosts_split(const char *server, const char *client,
 		       char *const jobs[], int njobs,
 		       struct rio_fio_host **hosts, int *nhosts);
 
+/*
+ * A host as fio's --client takes it (HOST, HOST,PORT, ip:, ip6:, sock:PATH,
+ * or local), given with option opt: -EINVAL after saying why when it, or
+ * the host in it, begins with '-' (ssh, scp and fio would read it as an
+ * option: -oProxyCommand=... runs a command) or holds a blank or a control
+ * character (a remote shell would split it).
+ */
+int rio_fiohosts_check(const char *opt, const char *spec);
+
 /* Appends a --client HOST with its own job files (not copied). */
 int rio_fiohosts_add(struct rio_fio_host **hosts, int *nhosts,
 		     const char *client, char **jobs, int njobs);

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scratch.h"
 #include "fiorun.h"
 #include "hostmap.h"
 #include "jutil.h"
@@ -14,6 +13,7 @@
 #include "rc_log.h"
 #include "rc_spawn.h"
 #include "strv.h"
+#include "tmpdir.h"
 
 /*
  * fio's chatter before its JSON that says nothing went wrong: the job
@@ -278,7 +278,7 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	run = json_object_new_object();
 	json_object_object_add(run, "argv", jargv);
 	json_object_array_add(runs, run);
-	fd = rio_file_scratch("rdmaio-fio");
+	fd = rio_tmpdir_scratch();
 	if (fd < 0) {
 		ret = fd;
 		goto out;

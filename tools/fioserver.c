@@ -12,6 +12,7 @@
 #include "fioserver.h"
 #include "rc_log.h"
 #include "rc_spawn.h"
+#include "tmpdir.h"
 
 /* fio --server needs well under a second; the lab's emulated CPU, more. */
 #define START_TIMEOUT_MS 20000
@@ -63,22 +64,23 @@ static int wait_ready(struct rio_fioserver *s, const char *fio)
 int rio_fioserver_start(const char *fio, struct rio_fioserver **srv)
 {
 	struct rio_fioserver *s = calloc(1, sizeof(*s));
-	const char *tmp = getenv("TMPDIR");
-	char opt[128], *argv[] = { (char *)fio, opt, NULL };
+	char opt[128], *argv[] = { (char *)fio, opt, NULL }, *dir, err[512];
 	int devnull, ret;
 
 	*srv = NULL;
 	if (!s)
 		return -ENOMEM;
-	/* A short path: a socket's fits in 108 bytes. */
-	snprintf(s->dir, sizeof(s->dir), "%s/rdmaio-fio.XXXXXX",
-		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-	if (!mkdtemp(s->dir)) {
-		ret = -errno;
-		rc_call_err(-ret, "mkdtemp(%s)", s->dir);
+	/* A short path: a socket's fits in 108 bytes. The folder is 0700:
+	 * fio's protocol has no authentication, the socket's mode is all
+	 * that keeps other users from sending it jobs. */
+	ret = rio_tmpdir_new("fio", 40, &dir, err, sizeof(err));
+	if (ret) {
+		rc_err("local fio server: %s", err);
 		free(s);
 		return ret;
 	}
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	free(dir);
 	snprintf(s->sock, sizeof(s->sock), "%s/fio.sock", s->dir);
 	snprintf(s->client, sizeof(s->client), "sock:%s", s->sock);
 	snprintf(opt, sizeof(opt), "--server=%s", s->client);

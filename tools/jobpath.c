@@ -65,10 +65,39 @@ static char *installed(const char *arg, const char *suffix)
 	return NULL;
 }
 
+/* The installed job file a bare name means, or NULL with errno. */
+static char *installed_job(const char *arg)
+{
+	char *p = installed(arg, "");
+
+	if (!p && errno == ENOENT && !has_suffix(arg, JOB_SUFFIX))
+		p = installed(arg, JOB_SUFFIX);
+	return p;
+}
+
+/* The installed job file of arg's name when it is another file than the
+ * local arg (st): which one the user meant is then not ours to guess. */
+static char *other_installed(const char *arg, const struct stat *st)
+{
+	struct stat ist;
+	char *p;
+
+	if (spelled_as_path(arg))
+		return NULL;
+	p = installed_job(arg);
+	if (p && !stat(p, &ist) && ist.st_dev == st->st_dev &&
+	    ist.st_ino == st->st_ino) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 char *rio_jobpath_resolve(const char *arg)
 {
 	struct stat st;
 	char *p;
+	int found;
 
 	if (!arg[0]) {
 		errno = ENOENT;
@@ -79,7 +108,15 @@ char *rio_jobpath_resolve(const char *arg)
 	 * file that exists but cannot be looked at (EACCES) is still the one
 	 * the user meant, and the job file reader says why it cannot read it.
 	 */
-	if (!stat(arg, &st) || (errno != ENOENT && errno != ENOTDIR)) {
+	found = !stat(arg, &st);
+	if (!found && errno != ENOENT && errno != ENOTDIR)
+		found = 1;
+	else if (found && (p = other_installed(arg, &st))) {
+		free(p);
+		errno = EEXIST;
+		return NULL;
+	}
+	if (found) {
 		p = strdup(arg);
 		if (!p)
 			errno = ENOMEM;
@@ -89,10 +126,7 @@ char *rio_jobpath_resolve(const char *arg)
 		errno = ENOENT;
 		return NULL;
 	}
-	p = installed(arg, "");
-	if (!p && errno == ENOENT && !has_suffix(arg, JOB_SUFFIX))
-		p = installed(arg, JOB_SUFFIX);
-	return p;
+	return installed_job(arg);
 }
 
 static int scan(int fd, const char *prefix, int depth, char ***v, int *n);
@@ -226,6 +260,17 @@ void rio_jobpath_report_missing(const char *name)
 	free(list);
 }
 
+/* A job file runs commands (exec_prerun=), so a file that happens to lie
+ * here never silently stands in for the installed job of its name. */
+static void report_ambiguous(const char *name)
+{
+	char *p = installed_job(name);
+
+	rc_err("job file %s: both ./%s here and the installed %s have that name: job files can run commands, so rdmaio does not pick one (say ./%s for the one here, or the installed one's path)",
+	       name, name, p ? p : "job file", name);
+	free(p);
+}
+
 int rio_jobpath_resolve_all(char **v, int n, char ***owned, int *nowned)
 {
 	char *p;
@@ -236,6 +281,10 @@ int rio_jobpath_resolve_all(char **v, int n, char ***owned, int *nowned)
 		if (!p && errno == ENOENT) {
 			rio_jobpath_report_missing(v[i]);
 			return -ENOENT;
+		}
+		if (!p && errno == EEXIST) {
+			report_ambiguous(v[i]);
+			return -EEXIST;
 		}
 		if (!p || rio_strv_push(owned, nowned, p)) {
 			free(p);

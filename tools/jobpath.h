@@ -18,7 +18,8 @@ const char *rio_jobpath_datadir(void);
  * file (or one that exists but cannot be looked at: the reader then says
  * why); else, unless ARG is spelled as a path (a leading "/", "./" or
  * "../"), DATADIR/jobs/ARG or DATADIR/jobs/ARG.fio, the first that is a
- * regular file. NULL with errno: ENOENT when found nowhere, ENOMEM.
+ * regular file. NULL with errno: ENOENT when found nowhere, EEXIST when
+ * a bare ARG names both a file here and another installed one, ENOMEM.
  */
 char *rio_jobpath_resolve(const char *arg);
 

@@ -1,5 +1,5 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
-RDMAIO_TOOL_SRCS := rdmaio scratch jutil jobfile host envstatus fiorun hostmap \
+RDMAIO_TOOL_SRCS := rdmaio tmpdir text gpstr outfile jutil jobfile host envstatus fiorun hostmap \
 	summary derive check nfscheck schema result report compare mountwatch \
 	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
 	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \
@@ -38,7 +38,7 @@ RDMAIO_TOOL_LIB_OBJS := $(filter-out $(B)/tools/rdmaio.o,$(RDMAIO_TOOL_OBJS))
 UNIT_TESTS += $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
 	$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats \
 	$(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
-	$(B)/tests/tools/rounds-host
+	$(B)/tests/tools/rounds-host $(B)/tests/tools/safe-host
 # make install runs the same in either build: the plain one checks it.
 ifeq ($(SAN),0)
 UNIT_TESTS += $(B)/tests/tools/install-host
@@ -51,7 +51,7 @@ $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(RC_LIBS) -lcrypto -lm
 
 $(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
-		$(B)/tests/tools/rounds-host: \
+		$(B)/tests/tools/rounds-host $(B)/tests/tools/safe-host: \
 		$(B)/tests/tools/%: tests/tools/%.sh $(B)/rdmaio
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec %s/tests/tools/$*.sh %s/$(B)/rdmaio\n' \

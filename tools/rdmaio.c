@@ -29,6 +29,7 @@
 #include "jobpath.h"
 #include "baseline.h"
 #include "jutil.h"
+#include "outfile.h"
 #include "rc_log.h"
 #include "remote.h"
 #include "report.h"
@@ -36,6 +37,7 @@
 #include "runwatch.h"
 #include "rc_spawn.h"
 #include "strv.h"
+#include "text.h"
 
 #define EXIT_FLAGGED 3
 /* --remote-env's limit per host when --timeout is not given. */
@@ -59,7 +61,7 @@ struct args {
 	int nbaselines;
 	unsigned timeout_s, repeat;
 	double noise;
-	bool csv, gbit;
+	bool csv, gbit, force;
 	unsigned interval_ms, max_s; /* cpu-watch */
 	struct rio_link_opt link;
 	char **pos;
@@ -169,34 +171,6 @@ static char *default_output(const char *first)
 		path = NULL;
 	free(copy);
 	return path;
-}
-
-/* Fails before fio runs, not after, when the result cannot be written. */
-static int output_writable(const char *path)
-{
-	char *copy = strdup(path);
-	const char *dir;
-	struct stat st;
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	dir = dirname(copy);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		rc_err("output %s: folder %s does not exist (create it or pass another -o)",
-		       path, dir);
-		ret = -ENOENT;
-	} else if (access(dir, W_OK)) {
-		rc_err("output %s: folder %s is not writable by this user (pass another -o)",
-		       path, dir);
-		ret = -EACCES;
-	} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		rc_err("output %s: is a folder (pass a file name ending in .json)",
-		       path);
-		ret = -EISDIR;
-	}
-	free(copy);
-	return ret;
 }
 
 /* Every job file once, in the order first given: the result's job_files. */
@@ -429,7 +403,11 @@ static int run_prepare(const struct args *a, struct run *r)
 	r->out = a->output ? strdup(a->output)
 			   : default_output(r->njf ? r->jf[0] : a->fio_json);
 	r->srv = calloc(r->nhosts + 1, sizeof(*r->srv));
-	if (!r->out || !r->srv || output_writable(r->out) ||
+	/* Fails before fio runs, not after, when the result cannot be
+	 * written, or would replace what is not a result. */
+	if (!r->out || !r->srv ||
+	    rio_outfile_check(r->out, "rdmaio-result/", "an rdmaio result",
+			      a->force, r->jf, r->njf) ||
 	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) ||
 	    start_local(a, r->hosts, r->nhosts, r->srv))
 		return 1;
@@ -511,6 +489,10 @@ static int run_execute(const struct args *a, struct run *r)
 		ret = rio_result_build(in, &r->doc, &flagged);
 	if (!ret)
 		ret = rio_result_write(r->doc, r->out);
+	/* What fio and the hosts said is shown, never obeyed: the result
+	 * keeps it as it was; the table, only what a terminal shows as is. */
+	if (!ret && rio_text_clean_json(r->doc, RIO_TEXT_MARKDOWN) < 0)
+		ret = -ENOMEM;
 	if (!ret) {
 		rio_report_table(r->doc, stdout);
 		printf("\nresult: %s\n", r->out);
@@ -557,7 +539,8 @@ static int resolve_jobs(struct args *a)
 		ret = rio_jobpath_resolve_all(a->clients[i].jobs,
 					      a->clients[i].njobs, &a->resolved,
 					      &a->nresolved);
-	return ret ? 1 : 0;
+	/* A name that means two files is the command line's fault. */
+	return ret == -EEXIST ? 2 : ret ? 1 : 0;
 }
 
 static int cmd_run(struct args *a)
@@ -569,8 +552,9 @@ static int cmd_run(struct args *a)
 
 	if (!a->npos && !a->nclients && !a->fio_json)
 		return usage_error("no job file given (rdmaio run JOB.fio...)");
-	if (resolve_jobs(a))
-		return 1;
+	ret = resolve_jobs(a);
+	if (ret)
+		return ret;
 	ret = plan_hosts(a, &r.hosts, &r.nhosts);
 	if (ret)
 		return ret;
@@ -616,6 +600,10 @@ static int check_input(const char *path, json_object **doc,
 {
 	if (rio_json_load(path, "input", doc))
 		return 1;
+	if (rio_text_clean_json(*doc, 0) < 0) {
+		json_object_put(*doc);
+		return 1;
+	}
 	*output = rio_json_len(rio_json_get(*doc, "rounds"))
 			  ? NULL
 			  : result_output(*doc);
@@ -724,6 +712,21 @@ static int cmd_check(struct args *a)
 	return ret;
 }
 
+/* The report of a copy whose names cannot add a table column: the chart
+ * and the CSV keep them as they are. */
+static int report_markdown(json_object *doc, const struct rio_report_opts *o)
+{
+	json_object *copy = NULL;
+	int ret = json_object_deep_copy(doc, &copy, NULL) ? -ENOMEM : 0;
+
+	if (!ret && rio_text_clean_json(copy, RIO_TEXT_MARKDOWN) < 0)
+		ret = -ENOMEM;
+	if (!ret)
+		rio_report_write(copy, o, stdout);
+	json_object_put(copy);
+	return ret;
+}
+
 static int cmd_report(struct args *a)
 {
 	const struct rio_report_opts o = { .gbit = a->gbit };
@@ -740,10 +743,11 @@ static int cmd_report(struct args *a)
 	}
 	if (rio_result_load(a->pos[0], &doc))
 		return 1;
-	if (a->csv)
+	ret = rio_text_clean_json(doc, 0) < 0 ? -ENOMEM : 0;
+	if (!ret && a->csv)
 		ret = rio_csv_write(doc, stdout);
-	else
-		rio_report_write(doc, &o, stdout);
+	else if (!ret)
+		ret = report_markdown(doc, &o);
 	if (ret)
 		rc_call_err(-ret, "write(%s)", "stdout");
 	if (!ret && a->plot) {
@@ -784,7 +788,9 @@ static int cmd_compare(struct args *a)
 		return 2;
 	}
 	if (!rio_result_load(a->pos[0], &old_doc) &&
-	    !rio_result_load(a->pos[1], &new_doc)) {
+	    !rio_result_load(a->pos[1], &new_doc) &&
+	    rio_text_clean_json(old_doc, RIO_TEXT_MARKDOWN) >= 0 &&
+	    rio_text_clean_json(new_doc, RIO_TEXT_MARKDOWN) >= 0) {
 		n = rio_compare(old_doc, new_doc, a->noise, stdout);
 		ret = n < 0 ? 2 : n > 0;
 		if (n < 0)
@@ -806,6 +812,10 @@ static int cmd_env(struct args *a)
 		       a->pos[0]);
 		return 2;
 	}
+	if (a->output &&
+	    rio_outfile_check(a->output, "rdmaio-env/",
+			      "an `rdmaio env` document", a->force, NULL, 0))
+		return 1;
 	doc = rio_envdoc_describe(a->fio, "");
 	text = json_object_to_json_string_ext(
 		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -858,7 +868,8 @@ enum {
 	OPT_INTERVAL,
 	OPT_MAX_S,
 	OPT_REPEAT,
-	OPT_BASELINE
+	OPT_BASELINE,
+	OPT_FORCE
 };
 
 /* An option: its long name, its letter or OPT_ value, its argument. */
@@ -886,6 +897,7 @@ static const struct opt run_opts[] = {
 	{ "remote-env", OPT_REMOTE_ENV, "CMD" },
 	{ "remote-cpu", OPT_REMOTE_CPU, "CMD" },
 	{ "baseline", OPT_BASELINE, "NAME=CMD" },
+	{ "force", OPT_FORCE, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -916,6 +928,7 @@ static const struct opt compare_opts[] = {
 
 static const struct opt env_opts[] = {
 	{ "output", 'o', "FILE" },
+	{ "force", OPT_FORCE, NULL },
 	{ "fio", OPT_FIO, "PATH" },
 	{ NULL, 0, NULL },
 };
@@ -927,7 +940,7 @@ static const struct opt help_opt = { "help", 'h', NULL };
 
 /* Lines after a synopsis's first are indented as "usage: " is long. */
 static const char run_synopsis[] =
-	"rdmaio run [-o RESULT.json] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
+	"rdmaio run [-o RESULT.json [--force]] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
 	"                  [--remote-env CMD] [--remote-cpu CMD] [--baseline NAME=CMD]...\n"
 	"                  JOB... [--client HOST JOB...]...\n"
 	"       rdmaio run [...] --server-host HOST --client-host HOST JOB...\n"
@@ -947,9 +960,9 @@ static const char run_note[] =
 	"       fio --server that rdmaio starts on a private unix socket\n"
 	"--remote-env CMD: before fio, run CMD once per host that is not this\n"
 	"       one (split on blanks, no shell; %h in a word becomes HOST) and\n"
-	"       record the `rdmaio env` document it prints, e.g. 'ssh %h rdmaio env'\n"
+	"       record the `rdmaio env` document it prints, e.g. 'ssh -- %h rdmaio env'\n"
 	"--remote-cpu CMD: while fio runs, run CMD per such host (as --remote-env)\n"
-	"       and read the CPU counters it prints, e.g. 'ssh %h rdmaio cpu-watch'\n"
+	"       and read the CPU counters it prints, e.g. 'ssh -- %h rdmaio cpu-watch'\n"
 	"--repeat N: run the job files N times (1..100), one round after the\n"
 	"       other; the result keeps every round and sums them up as medians\n"
 	"--baseline NAME=CMD: after each round's fio, time CMD (split as\n"
@@ -1013,7 +1026,7 @@ static const struct subcmd subcmds[] = {
 	{ .name = "env",
 	  .fn = cmd_env,
 	  .sets = { { NULL, env_opts } },
-	  .synopsis = "rdmaio env [-o FILE] [--fio PATH]\n",
+	  .synopsis = "rdmaio env [-o FILE [--force]] [--fio PATH]\n",
 	  .notes = { env_note } },
 	{ .name = "cpu-watch",
 	  .fn = cmd_cpu_watch,
@@ -1353,13 +1366,13 @@ static int set_option(struct args *a, int c, char *arg)
 		a->output = arg;
 		break;
 	case OPT_CLIENT:
-		return add_client(a, arg);
+		return rio_fiohosts_check("client", arg) ?: add_client(a, arg);
 	case OPT_SERVER_HOST:
 		a->server_host = arg;
-		break;
+		return rio_fiohosts_check("server-host", arg);
 	case OPT_CLIENT_HOST:
 		a->client_host = arg;
-		break;
+		return rio_fiohosts_check("client-host", arg);
 	case OPT_FIO:
 		a->fio = arg;
 		break;
@@ -1411,6 +1424,9 @@ static int set_option(struct args *a, int c, char *arg)
 		return rounds(a, arg);
 	case OPT_BASELINE:
 		return add_baseline(a, arg);
+	case OPT_FORCE:
+		a->force = true;
+		break;
 	default:
 		rc_err("option %d is in a table but not in set_option() (a bug in tools/rdmaio.c)",
 		       c);

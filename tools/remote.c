@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include "envdoc.h"
-#include "scratch.h"
 #include "rc_file.h"
 #include "rc_log.h"
 #include "remote.h"
 #include "rc_spawn.h"
 #include "strv.h"
+#include "tmpdir.h"
 
 /* How much of a failed command's stderr an error shows. */
 #define TAIL_LINES 6
@@ -85,7 +85,7 @@ static int run_one(char *const *argv, const char *client, const char *shown,
 	char *out = NULL, *err = NULL, name[1024], prefix[512];
 	int fd, ret, st;
 
-	fd = rio_file_scratch("rdmaio-remote-env");
+	fd = rio_tmpdir_scratch();
 	if (fd < 0)
 		return fd;
 	st = rc_spawn_capture_fd(argv, &out, ENV_MAX_BYTES, timeout_s, fd);
@@ -146,7 +146,7 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 		}
 		ret = rio_strv_split(cmd, 'h', host, &argv);
 		if (ret == -EINVAL)
-			rc_err("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh %%h rdmaio env')",
+			rc_err("--remote-env '%s': no command in it (give e.g. --remote-env 'ssh -- %%h rdmaio env')",
 			       cmd);
 		shown = ret ? NULL : rio_strv_join(argv);
 		if (!ret && !shown)

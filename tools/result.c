@@ -18,6 +18,7 @@
 #include "rc_log.h"
 #include "remote.h"
 #include "result.h"
+#include "text.h"
 #include "rounds.h"
 #include "schema.h"
 #include "strv.h"
@@ -189,7 +190,7 @@ static void warn_unrecorded(const struct rio_result_in *in,
 			continue;
 		rio_warn_add(
 			warnings, "remote-environment",
-			"fio ran jobs on %s through fio --client; their numbers are kept per host, but that host's RDMA devices, mounts and kernel are not recorded (fio's protocol cannot carry them); record them with --remote-env 'ssh %%h rdmaio env' (any command that prints `rdmaio env` of host %%h)",
+			"fio ran jobs on %s through fio --client; their numbers are kept per host, but that host's RDMA devices, mounts and kernel are not recorded (fio's protocol cannot carry them); record them with --remote-env 'ssh -- %%h rdmaio env' (any command that prints `rdmaio env` of host %%h)",
 			in->hosts[i].client);
 	}
 }
@@ -695,7 +696,7 @@ int rio_result_write(json_object *doc, const char *path)
 
 int rio_result_load(const char *path, json_object **doc)
 {
-	char err[1024];
+	char err[1024], *shown;
 	int ret;
 
 	ret = rio_json_load(path, "result", doc);
@@ -703,7 +704,11 @@ int rio_result_load(const char *path, json_object **doc)
 		return ret;
 	ret = rio_schema_validate_result(*doc, err, sizeof(err));
 	if (ret) {
-		rc_err("result %s: not an rdmaio result: %s", path, err);
+		/* The reason may quote the file, which may hold anything. */
+		shown = rio_text_clean(err, 0);
+		rc_err("result %s: not an rdmaio result: %s", path,
+		       shown ? shown : err);
+		free(shown);
 		json_object_put(*doc);
 		*doc = NULL;
 	}

@@ -52,7 +52,7 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 		ret = name ? rio_strv_split(cmd, 'h', name, &argv) : -ENOMEM;
 		free(name);
 		if (ret == -EINVAL)
-			rc_err("run: --remote-cpu '%s' has no word to run (give a command, e.g. 'ssh %%h rdmaio cpu-watch')",
+			rc_err("run: --remote-cpu '%s' has no word to run (give a command, e.g. 'ssh -- %%h rdmaio cpu-watch')",
 			       cmd);
 		if (ret)
 			break;

@@ -68,11 +68,11 @@ check_fails "a baseline that leaves no file at %o fails too" 1 "left no file at 
 	"$rdmaio" run -o nofile.json --baseline "none=true %o" tiny.fio
 mkdir -m 0777 open
 check_fails "a TMPDIR every user may write to, without the sticky bit, is refused" 1 \
-	"will not copy into $tmp/open: every user may write there and it has no sticky bit" \
+	"TMPDIR $tmp/open: every user may write there and it has no sticky bit" \
 	env TMPDIR="$tmp/open" "$rdmaio" run -o open.json --baseline "cp=cp $tmp/data %o" tiny.fio
 check "... and nothing was made there" test -z "$(ls -A open)"
-check_fails "a TMPDIR that is missing fails the baseline, saying so" 1 \
-	"has no folder for its copy: $tmp/none is missing \(set TMPDIR to a folder\)" \
+check_fails "a TMPDIR that is missing fails the run before fio, saying so" 1 \
+	"TMPDIR $tmp/none is missing: rdmaio keeps its temporary files there \(set TMPDIR to a folder, or unset it for /tmp\)" \
 	env TMPDIR="$tmp/none" "$rdmaio" run -o none.json --baseline "cp=cp $tmp/data %o" tiny.fio
 check_fails "--baseline needs NAME=CMD" 2 "give NAME=CMD" "$rdmaio" run -o x.json --baseline "cp $tmp/data %o" pair.fio
 check_fails "... a name of letters, digits, . _ -" 2 "a name is 1 to 32 letters" \

@@ -321,7 +321,7 @@ check_fails "bad link option" 2 'not a number' "$rdmaio" check fio.json --link-g
 # the subcommand, what it takes and who does take it; then its usage only.
 printf '[w]\nioengine=psync\nfilename=%s/refused-data\nsize=1m\nrw=write\n' "$tmp" >refused.fio
 check_fails "run refuses compare's --noise, naming both" 2 \
-	'^rdmaio: run: --noise is not an option of run \(it takes -o FILE, .*--remote-env CMD, --remote-cpu CMD, --baseline NAME=CMD and LINK options; --noise belongs to compare\)$' \
+	'^rdmaio: run: --noise is not an option of run \(it takes -o FILE, .*--remote-env CMD, --remote-cpu CMD, --baseline NAME=CMD, --force and LINK options; --noise belongs to compare\)$' \
 	"$rdmaio" run -o bad-refused.json --noise 3 refused.fio
 check "... and writes no result and starts no fio" \
 	bash -c "test ! -e bad-refused.json && test ! -e '$tmp/refused-data'"
@@ -340,7 +340,7 @@ check_fails "compare refuses run's --client" 2 \
 	'^rdmaio: compare: --client is not an option of compare \(it takes --noise PCT; --client belongs to run\)$' \
 	"$rdmaio" compare first.json r1.json --client localhost
 check_fails "env refuses compare's --noise" 2 \
-	'^rdmaio: env: --noise is not an option of env \(it takes -o FILE and --fio PATH; --noise belongs to compare\)$' \
+	'^rdmaio: env: --noise is not an option of env \(it takes -o FILE, --force and --fio PATH; --noise belongs to compare\)$' \
 	"$rdmaio" env -o bad-env.json --noise 3
 refused_usage() { # SUBCOMMAND ARGS...: exit 2, one message line, its usage only
 	local sub=$1 out rc
