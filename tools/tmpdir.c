@@ -72,6 +72,38 @@ int rio_tmpdir_new(const char *prefix, size_t max_base, char **dir, char *err,
 	return ret;
 }
 
+/* Where O_TMPFILE is not supported (overlayfs before Linux 6.6, NFS): a
+ * file in a private folder of ours, unlinked at once with its folder. */
+static int scratch_in_folder(void)
+{
+	char *dir, *path = NULL, err[512];
+	int fd, ret;
+
+	ret = rio_tmpdir_new("scratch", 4000, &dir, err, sizeof(err));
+	if (ret) {
+		rc_err("%s", err);
+		return ret;
+	}
+	if (asprintf(&path, "%s/out", dir) < 0) {
+		path = NULL;
+		fd = -ENOMEM;
+	} else {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			fd = -errno;
+			rc_call_err(-fd, "open(%s)", path);
+		} else {
+			unlink(path);
+		}
+	}
+	if (rmdir(dir))
+		rc_warn("left %s (%s): remove it by hand", dir,
+			strerror(errno));
+	free(path);
+	free(dir);
+	return fd;
+}
+
 int rio_tmpdir_scratch(void)
 {
 	const char *base;
@@ -85,14 +117,11 @@ int rio_tmpdir_scratch(void)
 	}
 	/* No name ever exists, so no one can open or replace it. */
 	fd = open(base, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		if (ret == -EOPNOTSUPP || ret == -EISDIR)
-			rc_err("%s: its filesystem cannot make unnamed files (O_TMPFILE), which rdmaio keeps fio's output in (set TMPDIR to a folder on a local filesystem, such as /tmp)",
-			       base);
-		else
-			rc_call_err(-ret, "open(%s, O_TMPFILE)", base);
-		return ret;
-	}
-	return fd;
+	if (fd >= 0)
+		return fd;
+	ret = -errno;
+	if (ret == -EOPNOTSUPP || ret == -EISDIR)
+		return scratch_in_folder();
+	rc_call_err(-ret, "open(%s, O_TMPFILE)", base);
+	return ret;
 }

@@ -25,8 +25,9 @@ int rio_tmpdir_base(const char **base, char *err, size_t errlen);
 int rio_tmpdir_new(const char *prefix, size_t max_base, char **dir, char *err,
 		   size_t errlen);
 
-/* An unnamed scratch file (O_TMPFILE) in the checked base, close-on-exec,
- * read and written by this process alone; the fd or -errno (said). */
+/* An unnamed scratch file (O_TMPFILE, or a file unlinked at once in a
+ * private folder where the file system has no O_TMPFILE) in the checked
+ * base, close-on-exec, this process's alone; the fd or -errno (said). */
 int rio_tmpdir_scratch(void);
 
 #endif

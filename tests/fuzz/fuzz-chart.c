@@ -114,8 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (strcmp(sk[0], sk[1]) || strcmp(dk[0], dk[1])) {
-		fprintf(stderr, "a name changed the script:\n%s\n---\n%s\n", sk[0],
-			sk[1]);
+		fprintf(stderr, "a name changed the script:\n%s\n---\n%s\n",
+			sk[0], sk[1]);
 		abort();
 	}
 	for (i = 0; i < 2; i++) {

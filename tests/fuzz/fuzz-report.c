@@ -54,7 +54,8 @@ static void check_report(const char *t, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (((unsigned char)t[i] < 0x20 && t[i] != '\n') || t[i] == 0x7f)
+		if (((unsigned char)t[i] < 0x20 && t[i] != '\n') ||
+		    t[i] == 0x7f)
 			abort();
 	/* Lines of the same table have one count of cells: a header sets it. */
 	for (; line < t + n; line = eol + 1) {
@@ -84,7 +85,8 @@ static int csv_record(const char **p, const char *end)
 		quoted = **p == '"';
 		*p += quoted;
 		while (*p < end) {
-			if (quoted && **p == '"' && *p + 1 < end && (*p)[1] == '"')
+			if (quoted && **p == '"' && *p + 1 < end &&
+			    (*p)[1] == '"')
 				(*p)++;
 			else if (quoted && **p == '"') {
 				(*p)++;

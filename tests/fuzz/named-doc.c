@@ -30,7 +30,8 @@ static json_object *name_of(const char *s, size_t len, int twin)
 
 static json_object *side(json_object *jobname, double bw)
 {
-	json_object *s = json_object_new_object(), *c = json_object_new_object();
+	json_object *s = json_object_new_object(),
+		    *c = json_object_new_object();
 
 	json_object_object_add(s, "jobname", jobname);
 	json_object_object_add(s, "bw_bytes", json_object_new_double(bw));
@@ -47,8 +48,10 @@ static json_object *side(json_object *jobname, double bw)
 /* fio's json+ entry of one job: its read side's latency bins. */
 static json_object *fio_job(json_object *jobname)
 {
-	json_object *j = json_object_new_object(), *r = json_object_new_object(),
-		    *c = json_object_new_object(), *b = json_object_new_object();
+	json_object *j = json_object_new_object(),
+		    *r = json_object_new_object(),
+		    *c = json_object_new_object(),
+		    *b = json_object_new_object();
 
 	json_object_object_add(b, "1000", json_object_new_int(5));
 	json_object_object_add(b, "4000", json_object_new_int(3));
@@ -62,7 +65,8 @@ static json_object *fio_job(json_object *jobname)
 
 static json_object *pair(json_object **n)
 {
-	json_object *p = json_object_new_object(), *hc = json_object_new_array(),
+	json_object *p = json_object_new_object(),
+		    *hc = json_object_new_array(),
 		    *h = json_object_new_object();
 
 	json_object_object_add(p, "workload", json_object_get(n[0]));
@@ -100,7 +104,8 @@ static void sweep(json_object *results, json_object *prefix)
 		json_object_object_add(r, "jobname",
 				       json_object_new_string(name));
 		json_object_object_add(r, "host", json_object_get(prefix));
-		json_object_object_add(r, "role", json_object_new_string("client"));
+		json_object_object_add(r, "role",
+				       json_object_new_string("client"));
 		json_object_object_add(r, "write", w);
 		json_object_array_add(results, r);
 	}
@@ -109,9 +114,11 @@ static void sweep(json_object *results, json_object *prefix)
 json_object *named_doc_new(const uint8_t *data, size_t size, int twin)
 {
 	json_object *doc = json_object_new_object(), *n[NAMED_DOC_NAMES];
-	json_object *cs = json_object_new_array(), *rs = json_object_new_array();
+	json_object *cs = json_object_new_array(),
+		    *rs = json_object_new_array();
 	json_object *fio = json_object_new_object(), *out, *jobs, *host;
-	const char *s = (const char *)data + (size > 0), *end = (const char *)data + size, *z;
+	const char *s = (const char *)data + (size > 0),
+		   *end = (const char *)data + size, *z;
 	int i, paired = size > 0 && (data[0] & 1);
 
 	for (i = 0; i < NAMED_DOC_NAMES; i++) {
@@ -129,7 +136,8 @@ json_object *named_doc_new(const uint8_t *data, size_t size, int twin)
 	jobs = json_object_new_array();
 	json_object_array_add(jobs, fio_job(json_object_get(n[2])));
 	json_object_array_add(jobs, fio_job(json_object_get(n[3])));
-	json_object_object_add(out, "fio version", json_object_new_string("fio-3.33"));
+	json_object_object_add(out, "fio version",
+			       json_object_new_string("fio-3.33"));
 	json_object_object_add(out, "jobs", jobs);
 	json_object_object_add(fio, "output", out);
 	host = json_object_new_object();
