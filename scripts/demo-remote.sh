@@ -1,7 +1,9 @@
-# Sourced by scripts/demo-run for two hosts: the server host, reached over ssh
-# as root (BatchMode: a key, never a password), set up with its own rdmaio
-# build and torn down again. Every step that changes something pushes its
-# undo; demo_undo_all runs them newest first, on success, failure or Ctrl-C.
+# Sourced by scripts/demo (its checks of what the user typed, before
+# anything boots) and by scripts/demo-run for two hosts: the server host,
+# reached over ssh as root (BatchMode: a key, never a password), set up with
+# its own rdmaio build and torn down again. Every step that changes
+# something pushes its undo; demo_undo_all runs them newest first, on
+# success, failure or Ctrl-C.
 #
 # Each ssh command runs the server's login shell, with its rc files: a few
 # milliseconds on a server, seconds on an emulated one. So the steps go over
@@ -10,20 +12,117 @@
 
 demo_undos=()
 
+demo_die() {
+	echo "demo: $*" >&2
+	exit 1
+}
+
+# Bad input: refused before anything changed.
+demo_refuse() {
+	echo "demo: $*" >&2
+	exit 2
+}
+
+# A value as messages show it: quoted, and with anything but printable
+# ASCII escaped (printf %q), so that a hostile value cannot drive the
+# terminal or pass for a second line.
+demo_shown() {
+	case $1 in
+	*[!\ -~]*) printf '%q' "$1" ;;
+	*) printf "'%s'" "$1" ;;
+	esac
+}
+
+# Why $1 cannot be one word on a command line here, or nothing: ssh, scp,
+# ip and getent take a word that begins with '-' for an option, rdmaio run
+# splits its commands on blanks, the server's shell reads them again, and a
+# control character has no place in a name and would garble the messages
+# and the lines that the server's set-up prints back.
+demo_word_flaw() {
+	case $1 in
+	'') echo "is empty" ;;
+	-*) echo "begins with '-', which ssh and the other commands it reaches would read as an option" ;;
+	*[[:space:][:cntrl:]]*) echo "holds a blank or a control character" ;;
+	esac
+}
+
+# The first character of $1 outside the pattern set $2, or nothing.
+demo_first_outside() {
+	local rest=${1//$2/}
+	printf '%s' "${rest:0:1}"
+}
+
+# NAME VALUE: an ssh destination, HOST or USER@HOST. Beyond the flaws of
+# any word: only what host names, addresses and user names hold, so that
+# neither ssh nor rdmaio run (which reads %h and %% in its commands) takes
+# a part of it for something else.
+demo_check_server() {
+	local flaw bad host=${2#*@}
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ]; then
+		bad=$(demo_first_outside "$2" '[A-Za-z0-9._:@-]')
+		if [ -z "$host" ] || [ "${host:0:1}" = - ]; then
+			flaw="has no host after '@', or one that begins with '-'"
+		elif [ -n "$bad" ]; then
+			flaw="holds $(demo_shown "$bad"), which no host name, address or user name holds"
+		elif [[ $2 == *@*@* ]]; then
+			flaw="holds more than one '@'"
+		fi
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give the server's host name or address, or USER@HOST (e.g. $1=host-b)"
+}
+
+# NAME VALUE: an IPv4 or IPv6 address, as nfsrdma mount, ip route and the
+# job files take it.
+demo_check_ip() {
+	local flaw
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ] && ! [[ $2 =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]] &&
+		! [[ $2 =~ ^[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*$ ]]; then
+		flaw="is no IPv4 or IPv6 address"
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give the server's address on the RDMA link (e.g. $1=192.0.2.10)"
+}
+
+# NAME VALUE: the rdmaio checkout on the server. Its path goes into
+# commands that rdmaio run splits on blanks and ssh joins again for the
+# server's shell: only characters that neither reads as syntax.
+demo_check_dir() {
+	local flaw bad
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ] && [ "${2:0:1}" != / ]; then
+		flaw="is no absolute path"
+	elif [ -z "$flaw" ]; then
+		bad=$(demo_first_outside "$2" '[A-Za-z0-9/._+,@=-]')
+		[ -z "$bad" ] ||
+			flaw="holds $(demo_shown "$bad"), which the server's shell would read as syntax or a word break"
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: the demo takes only letters, digits and / . _ + , @ = - in it; put rdmaio there in such a folder and name it (e.g. $1=/opt/rdmaio)"
+}
+
+# NAME VALUE: an RDMA device's name, as ibv_devices lists it.
+demo_check_dev() {
+	local flaw bad
+	flaw=$(demo_word_flaw "$2")
+	bad=$(demo_first_outside "$2" '[A-Za-z0-9._-]')
+	[ -n "$flaw" ] || [ -z "$bad" ] || flaw="holds $(demo_shown "$bad")"
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give an RDMA device's name as ibv_devices lists it (e.g. $1=mlx5_0)"
+}
+
 # One ssh connection for the whole demo (OpenSSH's ControlMaster): each later
 # command opens a channel on it instead of a new key exchange. Needs demo_tmp.
+# Every ssh and scp puts -- before the host and its operands.
 demo_ssh_init() {
 	demo_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=15 -o ServerAliveInterval=15
 		-o ControlMaster=auto -o "ControlPath=$demo_tmp/ssh-%C" -o ControlPersist=yes)
 }
 
 demo_ssh_close() {
-	ssh "${demo_ssh_opts[@]}" -O exit "$DEMO_SERVER" 2>/dev/null
-}
-
-demo_die() {
-	echo "demo: $*" >&2
-	exit 1
+	ssh "${demo_ssh_opts[@]}" -O exit -- "$DEMO_SERVER" 2>/dev/null
 }
 
 # A word quoted for the remote sh (POSIX single quotes).
@@ -37,7 +136,7 @@ demo_remote_sh() {
 	for w in "$@"; do
 		cmd+=" $(demo_q "$w")"
 	done
-	ssh "${demo_ssh_opts[@]}" "$DEMO_SERVER" "$cmd"
+	ssh "${demo_ssh_opts[@]}" -- "$DEMO_SERVER" "$cmd"
 }
 
 # An undo: here (L, quoted for bash's eval) or on the server (R, quoted
@@ -190,9 +289,9 @@ demo_server_setup() {
 	demo_server_sock=$demo_tmp/server-fio.sock
 	# The forward lives in the ssh master connection; -O cancel removes it.
 	if ssh "${demo_ssh_opts[@]}" -O forward -L "$demo_server_sock:$rdir/fio.sock" \
-		"$DEMO_SERVER" </dev/null 2>"$demo_tmp/forward.err"; then
+		-- "$DEMO_SERVER" </dev/null 2>"$demo_tmp/forward.err"; then
 		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel \
-			-L "$demo_server_sock:$rdir/fio.sock" "$DEMO_SERVER"
+			-L "$demo_server_sock:$rdir/fio.sock" -- "$DEMO_SERVER"
 		for _ in $(seq 100); do
 			[ -S "$demo_server_sock" ] && return 0
 			sleep 0.1

@@ -2,9 +2,12 @@
 # lab-run: --softroce --hosts 2 --mem 3072 --timeout 1200
 # make demo's two-host path, as on hardware: the client guest reaches the
 # server guest with ssh (OpenSSH, a key, BatchMode) and sets it up with the
-# server's own rdmaio. First its refusals — no key, no rdmaio there, not root
-# there, the server being this host, a failure half-way — each naming the
-# host and the fix and leaving both hosts as they were; then the demo itself
+# server's own rdmaio. First its refusals — a SERVER, SERVER_IP or
+# SERVER_DIR that ssh or a shell would read as more than a host, an address
+# or a folder (exit 2, and nothing runs: no marker file appears), no key, no
+# rdmaio there, not root there, the server being this host, a failure
+# half-way — each naming the cause and the fix and leaving both hosts as they
+# were; then the demo itself
 # with short runtimes: a valid result with both hosts' environments, every
 # RDMA/TCP pair, the targets on the server, no loopback flagged, the scp
 # baseline, and nothing left behind on either host.
@@ -32,35 +35,68 @@ untouched() {
 	! pgrep -f 'ControlPath=/tmp/rdmaio-dem[o]' || { echo "an ssh master is left here"; return 1; }
 }
 
-# refused NAME REGEX... -- CMD...: CMD exits 1, its output matches every
-# REGEX, and both hosts are untouched.
+# No marker file on either guest: what a hostile value would have run.
+no_pwned() {
+	[ ! -e /tmp/pwned ] || { echo "/tmp/pwned was made on the client"; return 1; }
+	S test ! -e /tmp/pwned || { echo "/tmp/pwned was made on the server"; return 1; }
+}
+
+# refused NAME STATUS REGEX... -- CMD...: CMD exits STATUS, its output
+# matches every REGEX.
 refused() {
-	local name=$1 res=() out rc re
-	shift
+	local name=$1 want=$2 res=() out rc re
+	shift 2
 	while [ "$1" != -- ]; do res+=("$1"); shift; done
 	shift
 	out=$("$@" 2>&1) && rc=0 || rc=$?
 	for re in "${res[@]}"; do
 		printf '%s\n' "$out" | grep -Eq -- "$re" || { rc="$rc, and no line matches /$re/"; break; }
 	done
-	if [ "$rc" = 1 ]; then
+	if [ "$rc" = "$want" ]; then
 		check "$name" true
 	else
-		check "$name" sh -c 'printf "%s\n" "$1"; exit 1' _ "exit $rc; output: $out"
+		check "$name" sh -c 'printf "%s\n" "$1"; exit 1' _ "exit $rc, not $want; output: $out"
 	fi
 }
 
+S rm -f /tmp/pwned
+rm -f /tmp/pwned
 check "before the demo, neither host has its traces" untouched
+# Hosts are hosts: refused before anything runs, even ssh.
+refused "refused: DEMO_SERVER '-oProxyCommand=touch /tmp/pwned', an ssh option (exit 2)" 2 \
+	"^demo: DEMO_SERVER '-oProxyCommand=touch /tmp/pwned' begins with '-', which ssh .* would read as an option: give the server's host name or address" \
+	-- env DEMO_SERVER='-oProxyCommand=touch /tmp/pwned' scripts/demo-run
+check "... it ran nothing (no /tmp/pwned on either guest)" no_pwned
+check "... and changed nothing" untouched
+refused "refused: make demo LAB=0 SERVER='-oProxyCommand=touch /tmp/pwned' (exit 2)" 2 \
+	"^demo: SERVER '-oProxyCommand=touch /tmp/pwned' begins with '-'" \
+	-- env LAB=0 SERVER='-oProxyCommand=touch /tmp/pwned' SERVER_IP="$RDMAIO_SERVER_IP" scripts/demo
+refused "refused: SERVER_IP with a newline and a fio option after it (exit 2)" 2 \
+	"^demo: RDMAIO_SERVER_IP \\$'198.18.0.1\\\\nexec_prerun=touch /tmp/pwned' holds a blank or a control character" \
+	-- env RDMAIO_SERVER_IP=$'198.18.0.1\nexec_prerun=touch /tmp/pwned' scripts/demo-run
+# A folder whose name the server's shell would run, holding rdmaio's build:
+# it passes every check on the server, so only the demo's own refuses it.
+hostile_dir='/tmp/d;touch$IFS/tmp/pwned;'
+S mkdir -p "$hostile_dir"
+S ln -s "$PWD/build" "$hostile_dir/build"
+refused "refused: SERVER_DIR with shell syntax, though it holds rdmaio's build (exit 2)" 2 \
+	"^demo: DEMO_SERVER_DIR '/tmp/d;touch\\\$IFS/tmp/pwned;' holds ';', which the server's shell would read as syntax" \
+	"the demo takes only letters, digits and / . _ \\+ , @ = - in it" \
+	-- env DEMO_SERVER_DIR="$hostile_dir" scripts/demo-run
+S rm -r /tmp/d\;touch\$IFS
+check "... none of them ran anything (no /tmp/pwned on either guest)" no_pwned
+check "... or changed anything" untouched
+
 
 mv /root/.ssh/rdmaio-lab /root/.ssh/rdmaio-lab.off
-refused "refused: no ssh key for the server; names the host and the fix" \
+refused "refused: no ssh key for the server; names the host and the fix" 1 \
 	"cannot ssh to lab-server without a password \(ssh said: .*Permission denied" \
 	"fix: set up key login as root from here \(ssh-copy-id root@lab-server\)" \
 	-- scripts/demo-run
 mv /root/.ssh/rdmaio-lab.off /root/.ssh/rdmaio-lab
 check "... and changes nothing" untouched
 
-refused "refused: no rdmaio build on the server" \
+refused "refused: no rdmaio build on the server" 1 \
 	"lab-server has no rdmaio build in /nonexistent \(missing: build/nfsrdma build/rdmaio build/librdmaio.so\)" \
 	"fix: clone rdmaio there and run 'make'.*SERVER_DIR=" \
 	-- env DEMO_SERVER_DIR=/nonexistent scripts/demo-run
@@ -69,13 +105,13 @@ check "... and changes nothing" untouched
 # A user with the same key; '*': no password, but not a locked account.
 S useradd -m -s /bin/bash -p '*' rdmaio-nonroot
 uid=$(S id -u rdmaio-nonroot)
-refused "refused: ssh logs in as another user than root" \
+refused "refused: ssh logs in as another user than root" 1 \
 	"ssh rdmaio-nonroot@lab-server logs in as uid $uid, not root" \
 	"fix: log in as root \(SERVER=root@lab-server, or 'User root'" \
 	-- env DEMO_SERVER=rdmaio-nonroot@lab-server scripts/demo-run
 check "... and changes nothing" untouched
 
-refused "refused: a server that is this host" \
+refused "refused: a server that is this host" 1 \
 	"lab-client \($RDMAIO_CLIENT_IP\) is this host: two hosts need another one" "HOSTS=1" \
 	-- env DEMO_SERVER=lab-client RDMAIO_SERVER_IP="$RDMAIO_CLIENT_IP" scripts/demo-run
 check "... and changes nothing" untouched
@@ -83,7 +119,7 @@ check "... and changes nothing" untouched
 # Half-way: the export folder cannot be made (a file is in its place), after
 # the demo made its folder in /run and started nfsd there.
 S touch /srv/rdmaio-demo
-refused "a failure half-way on the server stops the demo" \
+refused "a failure half-way on the server stops the demo" 1 \
 	"mkdir: cannot create directory .*/srv/rdmaio-demo.*File exists" \
 	"setting up lab-server failed" \
 	-- scripts/demo-run
