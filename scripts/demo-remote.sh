@@ -1,7 +1,11 @@
-# Sourced by scripts/demo-run for two hosts: the server host, reached over ssh
-# as root (BatchMode: a key, never a password), set up with its own rdmaio
-# build and torn down again. Every step that changes something pushes its
-# undo; demo_undo_all runs them newest first, on success, failure or Ctrl-C.
+# Sourced by scripts/demo (its checks of what the user typed, before
+# anything boots) and by scripts/demo-run: the server's side of the demo,
+# on the server host reached over ssh as root (BatchMode: a key, never a
+# password), or on this host with HOSTS=1. Every step that changes
+# something pushes its undo; demo_undo_all runs them newest first, on
+# success, failure or Ctrl-C. What was there before stays as it was: the
+# demo exports a folder of its own, leaves a running nfsd running, and puts
+# back the exports that nfsrdma's `exportfs -r` drops.
 #
 # Each ssh command runs the server's login shell, with its rc files: a few
 # milliseconds on a server, seconds on an emulated one. So the steps go over
@@ -10,20 +14,117 @@
 
 demo_undos=()
 
+demo_die() {
+	echo "demo: $*" >&2
+	exit 1
+}
+
+# Bad input: refused before anything changed.
+demo_refuse() {
+	echo "demo: $*" >&2
+	exit 2
+}
+
+# A value as messages show it: quoted, and with anything but printable
+# ASCII escaped (printf %q), so that a hostile value cannot drive the
+# terminal or pass for a second line.
+demo_shown() {
+	case $1 in
+	*[!\ -~]*) printf '%q' "$1" ;;
+	*) printf "'%s'" "$1" ;;
+	esac
+}
+
+# Why $1 cannot be one word on a command line here, or nothing: ssh, scp,
+# ip and getent take a word that begins with '-' for an option, rdmaio run
+# splits its commands on blanks, the server's shell reads them again, and a
+# control character has no place in a name and would garble the messages
+# and the lines that the server's set-up prints back.
+demo_word_flaw() {
+	case $1 in
+	'') echo "is empty" ;;
+	-*) echo "begins with '-', which ssh and the other commands it reaches would read as an option" ;;
+	*[[:space:][:cntrl:]]*) echo "holds a blank or a control character" ;;
+	esac
+}
+
+# The first character of $1 outside the pattern set $2, or nothing.
+demo_first_outside() {
+	local rest=${1//$2/}
+	printf '%s' "${rest:0:1}"
+}
+
+# NAME VALUE: an ssh destination, HOST or USER@HOST. Beyond the flaws of
+# any word: only what host names, addresses and user names hold, so that
+# neither ssh nor rdmaio run (which reads %h and %% in its commands) takes
+# a part of it for something else.
+demo_check_server() {
+	local flaw bad host=${2#*@}
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ]; then
+		bad=$(demo_first_outside "$2" '[A-Za-z0-9._:@-]')
+		if [ -z "$host" ] || [ "${host:0:1}" = - ]; then
+			flaw="has no host after '@', or one that begins with '-'"
+		elif [ -n "$bad" ]; then
+			flaw="holds $(demo_shown "$bad"), which no host name, address or user name holds"
+		elif [[ $2 == *@*@* ]]; then
+			flaw="holds more than one '@'"
+		fi
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give the server's host name or address, or USER@HOST (e.g. $1=host-b)"
+}
+
+# NAME VALUE: an IPv4 or IPv6 address, as nfsrdma mount, ip route and the
+# job files take it.
+demo_check_ip() {
+	local flaw
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ] && ! [[ $2 =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]] &&
+		! [[ $2 =~ ^[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*$ ]]; then
+		flaw="is no IPv4 or IPv6 address"
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give the server's address on the RDMA link (e.g. $1=192.0.2.10)"
+}
+
+# NAME VALUE: the rdmaio checkout on the server. Its path goes into
+# commands that rdmaio run splits on blanks and ssh joins again for the
+# server's shell: only characters that neither reads as syntax.
+demo_check_dir() {
+	local flaw bad
+	flaw=$(demo_word_flaw "$2")
+	if [ -z "$flaw" ] && [ "${2:0:1}" != / ]; then
+		flaw="is no absolute path"
+	elif [ -z "$flaw" ]; then
+		bad=$(demo_first_outside "$2" '[A-Za-z0-9/._+,@=-]')
+		[ -z "$bad" ] ||
+			flaw="holds $(demo_shown "$bad"), which the server's shell would read as syntax or a word break"
+	fi
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: the demo takes only letters, digits and / . _ + , @ = - in it; put rdmaio there in such a folder and name it (e.g. $1=/opt/rdmaio)"
+}
+
+# NAME VALUE: an RDMA device's name, as ibv_devices lists it.
+demo_check_dev() {
+	local flaw bad
+	flaw=$(demo_word_flaw "$2")
+	bad=$(demo_first_outside "$2" '[A-Za-z0-9._-]')
+	[ -n "$flaw" ] || [ -z "$bad" ] || flaw="holds $(demo_shown "$bad")"
+	[ -z "$flaw" ] ||
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give an RDMA device's name as ibv_devices lists it (e.g. $1=mlx5_0)"
+}
+
 # One ssh connection for the whole demo (OpenSSH's ControlMaster): each later
 # command opens a channel on it instead of a new key exchange. Needs demo_tmp.
+# Every ssh and scp puts -- before the host and its operands.
 demo_ssh_init() {
 	demo_ssh_opts=(-o BatchMode=yes -o ConnectTimeout=15 -o ServerAliveInterval=15
 		-o ControlMaster=auto -o "ControlPath=$demo_tmp/ssh-%C" -o ControlPersist=yes)
 }
 
 demo_ssh_close() {
-	ssh "${demo_ssh_opts[@]}" -O exit "$DEMO_SERVER" 2>/dev/null
-}
-
-demo_die() {
-	echo "demo: $*" >&2
-	exit 1
+	ssh "${demo_ssh_opts[@]}" -O exit -- "$DEMO_SERVER" 2>/dev/null
 }
 
 # A word quoted for the remote sh (POSIX single quotes).
@@ -31,13 +132,18 @@ demo_q() {
 	printf "'%s'" "${1//\'/\'\\\'\'}"
 }
 
-# Runs the sh script on stdin on the server, with ARG... as $1...
+# Runs the sh script on stdin on the server (on this host with HOSTS=1),
+# with ARG... as $1...
 demo_remote_sh() {
 	local cmd="sh -s --" w
+	if [ "$hosts" = 1 ]; then
+		sh -s -- "$@"
+		return
+	fi
 	for w in "$@"; do
 		cmd+=" $(demo_q "$w")"
 	done
-	ssh "${demo_ssh_opts[@]}" "$DEMO_SERVER" "$cmd"
+	ssh "${demo_ssh_opts[@]}" -- "$DEMO_SERVER" "$cmd"
 }
 
 # An undo: here (L, quoted for bash's eval) or on the server (R, quoted
@@ -57,10 +163,54 @@ demo_push_undo_at() {
 demo_push_undo() { demo_push_undo_at L "$@"; }
 demo_push_remote_undo() { demo_push_undo_at R "$@"; }
 
+# The server's own undo steps, sent with the setup and with every undo
+# script.
+demo_remote_helpers() {
+	cat <<'SH'
+tab=$(printf '\t')
+# Puts back each export that etab listed before the demo ($1, its copy) and
+# lists no longer, or with other options: nfsrdma's `exportfs -r` drops
+# every export that `exportfs -o` made. etab writes a path's blanks and
+# backslashes as \ooo; printf's %b reads them as \0ooo.
+demo_restore_exports() {
+	bad=0
+	while IFS= read -r line; do
+		grep -qxF -e "$line" /var/lib/nfs/etab 2>/dev/null && continue
+		path=$(printf '%s' "${line%%"$tab"*}" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')
+		path=$(printf '%bx' "$path")
+		path=${path%x}
+		rest=${line#*"$tab"}
+		client=${rest%%(*}
+		opts=${rest#*(}
+		opts=${opts%)}
+		exportfs -o "$opts" "$client:$path" >/dev/null 2>&1 || :
+		grep -qxF -e "$line" /var/lib/nfs/etab || {
+			printf "demo: on %s, the export of %s to %s was there before the demo and could not be put back; put it back with: exportfs -o '%s' '%s:%s'\n" \
+				"$(hostname)" "$path" "$client" "$opts" "$client" "$path" >&2
+			bad=1
+		}
+	done <"$1"
+	return $bad
+}
+# Stops the fio --server the demo started, pid $1, if that pid still is
+# that fio (its socket $2 on its command line), and waits until it is gone.
+demo_stop_fio() {
+	tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" | grep -qF -e "--server=sock:$2" || return 0
+	kill "$1" || return 1
+	i=0
+	while grep -qs '^State:[^Z]*$' "/proc/$1/status" && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! grep -qs '^State:[^Z]*$' "/proc/$1/status"
+}
+SH
+}
+
 # Runs the server's undos collected in demo_script as one script.
 demo_undo_flush() {
 	[ -n "$demo_script" ] || return 0
-	demo_remote_sh <<<"rc=0"$'\n'"$demo_script"'exit $rc'
+	demo_remote_sh <<<"$(demo_remote_helpers)"$'\n'"rc=0"$'\n'"$demo_script"'exit $rc'
 	local rc=$?
 	demo_script=
 	return $rc
@@ -121,37 +271,56 @@ demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or na
 		demo_die "$DEMO_SERVER runs $fio_there, this host $(fio --version): fio's client and server must be one version; install the same fio on both hosts"
 }
 
-# The server side, in one script: nfsd with an RDMA listener, the export to
-# this host, and fio --server on a unix socket in a root-only folder (fio's
-# protocol has no authentication: it never listens on the network), with
-# the variables the target jobs use. It prints one line per thing it made,
-# as soon as it made it, so that a failure half-way still undoes the rest.
+# The server side, in one script: nfsd with an RDMA listener, a folder of
+# the demo's own exported to this host, and (with two hosts) fio --server
+# on a unix socket in a root-only folder (fio's protocol has no
+# authentication: it never listens on the network), with the variables the
+# target jobs use. It checks before it changes anything, and prints one
+# line per thing it made, as soon as it made it, so that a failure
+# half-way still undoes the rest.
 demo_server_script() {
+	demo_remote_helpers
 	cat <<'SH'
 set -eu
-dir=$1 export=$2 client=$3 fsid=$4 tmpfs=$5 write=$6 copy=$7
+dir=$1 client=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7
 shift 7
+threads=$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)
+ports=$(tr '\n' ' ' 2>/dev/null </proc/fs/nfsd/portlist || :)
+# A running nfsd is used as it is and left running: the kernel cannot drop
+# one listener alone, so one that the demo added would stay after it.
+if [ "$threads" != 0 ] || [ -n "$ports" ]; then
+	if [ "$threads" = 0 ] || ! grep -qx 'rdma 20049' /proc/fs/nfsd/portlist; then
+		echo "demo: nfsd runs on $(hostname) without threads or without an RDMA listener on port 20049 (threads: $threads; listeners: ${ports:-none}); the demo adds none to a running NFS server, as the kernel cannot remove one listener alone" >&2
+		echo "demo:   fix: add it there yourself, and it stays: $dir/build/nfsrdma server start; then run the demo again" >&2
+		exit 1
+	fi
+fi
 rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
-out=$("$dir/build/nfsrdma" server start --threads 8)
-case $out in "nfsd started"*) echo "nfsd=started" ;; esac
-if [ ! -d "$export" ]; then
-	mkdir -p "$export"
-	echo "made=$export"
+cat /var/lib/nfs/etab >"$rdir/etab" 2>/dev/null || :
+echo "etab=$rdir/etab"
+if [ "$threads" = 0 ] && [ -z "$ports" ]; then
+	out=$("$dir/build/nfsrdma" server start --threads 8)
+	case $out in "nfsd started"*) echo "nfsd=started" ;; esac
 fi
+if [ ! -d /srv ]; then
+	mkdir /srv
+	echo "srv=/srv"
+fi
+export=$(mktemp -d /srv/rdmaio-demo.XXXXXX)
+echo "folder=$export"
 # The lab's server keeps the files in memory: the report says so.
-if [ "$tmpfs" = 1 ] && ! mountpoint -q "$export"; then
-	mount -t tmpfs -o size=1g tmpfs "$export"
+if [ "$tmpfs" = 1 ]; then
+	mount -t tmpfs -o size=1g,mode=0700 tmpfs "$export"
 	echo "tmpfs=$export"
 fi
 # The file the scp baseline copies: random, so nothing compresses it.
-if [ "$copy" -gt 0 ]; then
-	echo "copy=$export/rdmaio-scp.0"
-	head -c "$copy" /dev/urandom >"$export/rdmaio-scp.0"
-fi
+[ "$copy" = 0 ] || head -c "$copy" /dev/urandom >"$export/rdmaio-scp.0"
 "$dir/build/nfsrdma" export add "$export" --clients "$client" \
 	--options "rw,$write,no_root_squash,fsid=$fsid" >/dev/null
 echo "export=$export"
+demo_restore_exports "$rdir/etab"
+[ "$fio" = 1 ] || exit 0
 env "$@" fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
 echo "fio=$(cat "$rdir/fio.pid")"
 i=0
@@ -163,41 +332,68 @@ done
 SH
 }
 
-# Sets demo_server_sock: the server's fio socket, forwarded here by ssh.
+# One line of the server script's output: the undo of what it made. Sets
+# demo_rdir and demo_export; refuses a path or pid it did not make.
+demo_server_made() {
+	local v=${1#*=}
+	case $1 in
+	rdir=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
+	etab=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+/etab$ ]] ;;
+	folder=* | tmpfs=* | export=*) [[ $v =~ ^/srv/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
+	fio=*) [[ $v =~ ^[1-9][0-9]*$ ]] ;;
+	*) true ;;
+	esac || demo_die "the server's set-up printed '$1', which is not what it makes"
+	case $1 in
+	rdir=*)
+		demo_rdir=$v
+		demo_push_remote_undo rm -rf -- "$v"
+		;;
+	etab=*) demo_push_remote_undo demo_restore_exports "$v" ;;
+	nfsd=started) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
+	srv=/srv) demo_push_remote_undo rmdir /srv ;;
+	folder=*)
+		demo_export=$v
+		demo_push_remote_undo rm -rf --one-file-system -- "$v"
+		;;
+	tmpfs=*) demo_push_remote_undo umount "$v" ;;
+	export=*) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" export del "$v" ;;
+	fio=*) demo_push_remote_undo demo_stop_fio "$v" "$demo_rdir/fio.sock" ;;
+	esac
+}
+
+# Sets demo_export (the folder exported to this host) and, with two hosts,
+# demo_server_sock: the server's fio socket, forwarded here by ssh.
 demo_server_setup() {
-	local export=$1 client_ip=$2 copy=$3 out rc=0 line rdir= fsid
+	local client_ip=$1 copy=$2 out rc=0 line fsid fio=1
+	[ "$hosts" = 2 ] || fio=0
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
-	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$export" "$client_ip" \
-		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
+	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$client_ip" \
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio" \
+		RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
 		RDMAIO_SERVER_IP="$RDMAIO_SERVER_IP" RDMAIO_RUNTIME="$RDMAIO_RUNTIME" \
 		RDMAIO_SWEEP_RUNTIME="$RDMAIO_SWEEP_RUNTIME") || rc=$?
 	while IFS= read -r line; do
-		case $line in
-		rdir=*)
-			rdir=${line#rdir=}
-			demo_push_remote_undo rm -rf "$rdir"
-			;;
-		nfsd=started) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
-		made=*) demo_push_remote_undo rmdir "${line#made=}" ;;
-		tmpfs=*) demo_push_remote_undo umount "${line#tmpfs=}" ;;
-		copy=*) demo_push_remote_undo rm -f "${line#copy=}" ;;
-		export=*) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" export del "${line#export=}" ;;
-		fio=*) demo_push_remote_undo kill "${line#fio=}" ;;
-		esac
+		[ -z "$line" ] || demo_server_made "$line"
 	done <<<"$out"
-	[ $rc -eq 0 ] || demo_die "setting up $DEMO_SERVER failed (its messages are above)"
+	[ $rc -eq 0 ] || demo_die "setting up ${DEMO_SERVER:-this host} failed (its messages are above)"
+	[ "$fio" = 1 ] || return 0
+	demo_server_forward
+}
+
+# The forward lives in the ssh master connection; -O cancel removes it.
+demo_server_forward() {
+	local spec
 	demo_server_sock=$demo_tmp/server-fio.sock
-	# The forward lives in the ssh master connection; -O cancel removes it.
-	if ssh "${demo_ssh_opts[@]}" -O forward -L "$demo_server_sock:$rdir/fio.sock" \
-		"$DEMO_SERVER" </dev/null 2>"$demo_tmp/forward.err"; then
-		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel \
-			-L "$demo_server_sock:$rdir/fio.sock" "$DEMO_SERVER"
+	spec=$demo_server_sock:$demo_rdir/fio.sock
+	if ssh "${demo_ssh_opts[@]}" -O forward -L "$spec" -- "$DEMO_SERVER" \
+		</dev/null 2>"$demo_tmp/forward.err"; then
+		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel -L "$spec" -- "$DEMO_SERVER"
 		for _ in $(seq 100); do
 			[ -S "$demo_server_sock" ] && return 0
 			sleep 0.1
 		done
 	fi
-	demo_die "ssh could not forward $DEMO_SERVER's fio socket ($rdir/fio.sock) here ($(tail -n 1 "$demo_tmp/forward.err"))
+	demo_die "ssh could not forward $DEMO_SERVER's fio socket ($demo_rdir/fio.sock) here ($(tail -n 1 "$demo_tmp/forward.err"))
 demo:   fix: allow it in $DEMO_SERVER's sshd_config (AllowStreamLocalForwarding yes)"
 }

@@ -1,0 +1,127 @@
+#!/bin/bash
+# make demo's checks of what the user typed, on the host: a SERVER,
+# SERVER_IP, SERVER_DIR or DEV that ssh or a shell would read as more than
+# a host, an address or a folder is refused with exit 2 and a message that
+# names it, before anything boots or runs (scripts/demo, lab or not) and
+# before anything is made (scripts/demo-run). Runs copies of the scripts in
+# a folder of their own, whose lab/run only notes that it was started; no
+# guest boots. The demo itself runs in tests/lab/demo-two-hosts.sh.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo
+mkdir -p "$repo/scripts" "$repo/lab"
+cp scripts/demo scripts/demo-run scripts/demo-remote.sh "$repo/scripts/"
+cat >"$repo/lab/run" <<EOF
+#!/bin/sh
+echo "lab/run \$*" >"$tmp/booted"
+EOF
+chmod +x "$repo/lab/run"
+pwned=$tmp/pwned
+demo_dirs() { find /tmp -maxdepth 1 -name 'rdmaio-demo.*' | wc -l; }
+
+# refused NAME REGEX CMD...: CMD exits 2, its output matches REGEX and is
+# one line per message (no value's newline in it), and nothing booted,
+# ran or was made.
+refused() {
+	local name=$1 re=$2 before out rc
+	shift 2
+	before=$(demo_dirs)
+	rm -f "$tmp/booted"
+	out=$(env -u SERVER -u SERVER_IP -u SERVER_DIR -u DEV -u HOSTS -u LAB \
+		-u DEMO_SERVER -u DEMO_SERVER_DIR -u RDMAIO_SERVER_IP -u RDMAIO_RDMA_DEV "$@" 2>&1) &&
+		rc=0 || rc=$?
+	if [ "$rc" != 2 ]; then
+		check "$name" sh -c 'printf "exit %s, not 2: %s\n" "$1" "$2"; exit 1' _ "$rc" "$out"
+	elif ! printf '%s\n' "$out" | grep -Eq -- "$re"; then
+		check "$name" sh -c 'printf "no line matches /%s/: %s\n" "$1" "$2"; exit 1' _ "$re" "$out"
+	elif [ "$(printf '%s\n' "$out" | grep -vc '^demo: ')" != 0 ]; then
+		check "$name" sh -c 'printf "a line that is no message of its own: %s\n" "$1"; exit 1' _ "$out"
+	elif [ -e "$tmp/booted" ] || [ -e "$pwned" ] || [ "$(demo_dirs)" != "$before" ]; then
+		check "$name" sh -c 'echo "something booted, ran or was made"; exit 1'
+	else
+		check "$name" true
+	fi
+}
+
+hostile="-oProxyCommand=touch $pwned"
+refused "lab: SERVER '-oProxyCommand=...' is refused before the lab boots" \
+	"^demo: SERVER '-oProxyCommand=touch [^']*' begins with '-', which ssh .* would read as an option: give the server's host name or address" \
+	env LAB=1 SERVER="$hostile" "$repo/scripts/demo"
+refused "LAB=0: the same SERVER is refused before demo-run starts" \
+	"^demo: SERVER '-oProxyCommand=touch [^']*' begins with '-'" \
+	env LAB=0 SERVER="$hostile" SERVER_IP=192.0.2.10 "$repo/scripts/demo"
+refused "a SERVER whose host after '@' begins with '-'" \
+	"^demo: SERVER 'root@-oProxyCommand=x' has no host after '@', or one that begins with '-'" \
+	env LAB=0 SERVER=root@-oProxyCommand=x "$repo/scripts/demo"
+refused "a SERVER with a newline: refused, and shown escaped on one line" \
+	"^demo: SERVER \\$'host-b\\\\n-oProxyCommand=touch [^']*' holds a blank or a control character" \
+	env LAB=0 SERVER=$'host-b\n'"$hostile" "$repo/scripts/demo"
+refused "a SERVER with a blank" "^demo: SERVER 'host-b -oProxyCommand=x' holds a blank" \
+	env LAB=0 SERVER='host-b -oProxyCommand=x' "$repo/scripts/demo"
+refused "a SERVER with shell syntax" "^demo: SERVER 'host-b;id' holds ';', which no host name" \
+	env LAB=0 SERVER='host-b;id' "$repo/scripts/demo"
+refused "a SERVER with rdmaio run's %h" "^demo: SERVER 'x%h' holds '%'" \
+	env LAB=0 SERVER='x%h' "$repo/scripts/demo"
+refused "SERVER_IP with a blank and an option" \
+	"^demo: SERVER_IP '192.0.2.10 -oProxyCommand=x' holds a blank or a control character: give the server's address on the RDMA link" \
+	env LAB=0 SERVER=host-b SERVER_IP='192.0.2.10 -oProxyCommand=x' "$repo/scripts/demo"
+refused "SERVER_IP with a newline and a fio option after it" \
+	"^demo: SERVER_IP \\$'192.0.2.10\\\\nexec_prerun=touch [^']*' holds a blank or a control" \
+	env LAB=0 SERVER=host-b SERVER_IP=$'192.0.2.10\nexec_prerun=touch '"$pwned" "$repo/scripts/demo"
+refused "SERVER_IP that begins with '-'" "^demo: SERVER_IP '-1' begins with '-'" \
+	env LAB=0 SERVER=host-b SERVER_IP=-1 "$repo/scripts/demo"
+refused "SERVER_IP that is a name, not an address" "^demo: SERVER_IP 'host-b' is no IPv4 or IPv6 address" \
+	env LAB=0 SERVER=host-b SERVER_IP=host-b "$repo/scripts/demo"
+refused "SERVER_DIR with shell syntax" \
+	"^demo: SERVER_DIR '/opt/rdmaio;id' holds ';', which the server's shell would read as syntax .*: the demo takes only letters, digits and / . _ \+ , @ = - in it" \
+	env LAB=0 SERVER=host-b SERVER_DIR='/opt/rdmaio;id' "$repo/scripts/demo"
+refused "SERVER_DIR with a command substitution" "^demo: SERVER_DIR '/opt/\\\$\(id\)' holds '\\$'" \
+	env LAB=0 SERVER=host-b SERVER_DIR='/opt/$(id)' "$repo/scripts/demo"
+refused "SERVER_DIR with a blank" "^demo: SERVER_DIR '/opt/my rdmaio' holds a blank" \
+	env LAB=0 SERVER=host-b SERVER_DIR='/opt/my rdmaio' "$repo/scripts/demo"
+refused "SERVER_DIR that is relative" "^demo: SERVER_DIR 'opt/rdmaio' is no absolute path" \
+	env LAB=0 SERVER=host-b SERVER_DIR=opt/rdmaio "$repo/scripts/demo"
+refused "lab: a bad SERVER_DIR is refused before the lab boots too" "^demo: SERVER_DIR '/x;id' holds ';'" \
+	env LAB=1 SERVER_DIR='/x;id' "$repo/scripts/demo"
+refused "HOSTS=1: SERVER is this host's address, and '-x' is none" "^demo: SERVER '-x' begins with '-'" \
+	env LAB=0 HOSTS=1 SERVER=-x DEV=mlx5_0 "$repo/scripts/demo"
+refused "DEV with a blank" "^demo: DEV 'mlx5_0 -x' holds a blank" \
+	env LAB=0 HOSTS=1 SERVER=192.0.2.10 DEV='mlx5_0 -x' "$repo/scripts/demo"
+refused "HOSTS other than 1 or 2" "^demo: HOSTS must be 1 or 2, not '3'" env HOSTS=3 "$repo/scripts/demo"
+
+# demo-run, as scripts/demo hands over to it and as the lab test runs it:
+# the same checks, before its temporary folder or anything else is made.
+refused "demo-run: DEMO_SERVER '-oProxyCommand=...' is refused before anything is made" \
+	"^demo: DEMO_SERVER '-oProxyCommand=touch [^']*' begins with '-'" \
+	env HOSTS=2 DEMO_SERVER="$hostile" RDMAIO_SERVER_IP=192.0.2.10 "$repo/scripts/demo-run"
+refused "demo-run: RDMAIO_SERVER_IP with a newline" "^demo: RDMAIO_SERVER_IP \\$'192.0.2.10\\\\nx' holds" \
+	env HOSTS=2 DEMO_SERVER=host-b RDMAIO_SERVER_IP=$'192.0.2.10\nx' "$repo/scripts/demo-run"
+refused "demo-run: DEMO_SERVER_DIR with shell syntax" "^demo: DEMO_SERVER_DIR '/x;id' holds ';'" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_SERVER_DIR='/x;id' "$repo/scripts/demo-run"
+cp -r "$repo" "$tmp/my repo"
+refused "demo-run: the default DEMO_SERVER_DIR (this checkout's path) is checked too" \
+	"^demo: DEMO_SERVER_DIR '$tmp/my repo' holds a blank" \
+	env HOSTS=2 DEMO_SERVER=host-b "$tmp/my repo/scripts/demo-run"
+refused "demo-run: HOSTS=1 with a bad RDMAIO_RDMA_DEV" "^demo: RDMAIO_RDMA_DEV 'rxe0;id' holds ';'" \
+	env HOSTS=1 RDMAIO_RDMA_DEV='rxe0;id' RDMAIO_SERVER_IP=192.0.2.10 "$repo/scripts/demo-run"
+
+# Good values pass: the lab boots, or (LAB=0) demo-run starts, and stops at
+# the build that this copy lacks.
+rm -f "$tmp/booted"
+check "lab: good values boot the lab" \
+	bash -c "env LAB=1 SERVER_DIR=/opt/rdmaio-2.0/x_y+z,a@b=c '$repo/scripts/demo' >/dev/null &&
+		grep -q -- '--hosts 2 .* -- scripts/demo-run' '$tmp/booted'"
+if [ "$(id -u)" = 0 ]; then
+	check_fails "LAB=0: root@host-b, an IPv6 SERVER_IP and a SERVER_DIR pass to demo-run" 1 \
+		"^demo: .*build/nfsrdma is missing: run 'make' first" \
+		env LAB=0 SERVER=root@host-b.example SERVER_IP=2001:db8::10 SERVER_DIR=/opt/rdmaio "$repo/scripts/demo"
+	check_fails "LAB=0 HOSTS=1: an address and a device pass to demo-run" 1 \
+		"^demo: .*build/nfsrdma is missing: run 'make' first" \
+		env LAB=0 HOSTS=1 SERVER=192.0.2.10 DEV=mlx5_0 "$repo/scripts/demo"
+else
+	check_fails "LAB=0: good values pass to the check for root" 2 "^demo: LAB=0 mounts NFS .* run it as root" \
+		env LAB=0 SERVER=root@host-b.example SERVER_IP=2001:db8::10 SERVER_DIR=/opt/rdmaio "$repo/scripts/demo"
+fi
+done_testing
