@@ -107,6 +107,12 @@ refused "demo-run: the default DEMO_SERVER_DIR (this checkout's path) is checked
 refused "demo-run: HOSTS=1 with a bad RDMAIO_RDMA_DEV" "^demo: RDMAIO_RDMA_DEV 'rxe0;id' holds ';'" \
 	env HOSTS=1 RDMAIO_RDMA_DEV='rxe0;id' RDMAIO_SERVER_IP=192.0.2.10 "$repo/scripts/demo-run"
 
+# make itself: the values reach the scripts through the environment, so a
+# SERVER that is shell syntax never becomes part of a recipe's command line.
+check "make demo/bench: SERVER with shell syntax stays out of the recipes" \
+	bash -c "out=\$(make --no-print-directory -n demo bench LAB=0 SERVER='\`touch $pwned\`;x' 2>&1) &&
+		! printf '%s' \"\$out\" | grep -q 'touch' && [ ! -e '$pwned' ]"
+
 # Good values pass: the lab boots, or (LAB=0) demo-run starts, and stops at
 # the build that this copy lacks.
 rm -f "$tmp/booted"
