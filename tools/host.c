@@ -129,6 +129,7 @@ json_object *rio_host_describe(const char *root)
 {
 	json_object *o = json_object_new_object(), *k;
 	const char *lab = getenv("RDMAIO_LAB");
+	const char *exact = getenv("RDMAIO_LAB_EXACT");
 	char name[256] = "";
 	struct utsname u;
 
@@ -145,6 +146,14 @@ json_object *rio_host_describe(const char *root)
 	json_object_object_add(o, "cpu", cpu_describe(root));
 	json_object_object_add(
 		o, "lab", json_object_new_boolean(lab && !strcmp(lab, "1")));
+	/* How the lab's clock ran: with the host's time (figures swing with
+	 * its load) or counting instructions (they repeat). */
+	if (lab && !strcmp(lab, "1"))
+		json_object_object_add(
+			o, "emulation",
+			json_object_new_string(exact && !strcmp(exact, "1")
+						       ? "exact"
+						       : "real-time"));
 	json_object_object_add(o, "addresses", addresses());
 	return o;
 }
