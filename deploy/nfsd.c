@@ -280,14 +280,21 @@ static int run_step(enum nr_nfsd_step step, const struct nr_nfsd_req *req)
 	}
 }
 
-static int exportfs_sync(void)
+/*
+ * A stopped server's export table is brought up to the exports files with
+ * exportfs -a, which adds what they list and drops nothing: an export made
+ * with 'exportfs -o' lives in etab alone, and -r would drop it. A running
+ * server's table is live and left as it is: nfsrdma's own exports were
+ * applied one by one when they were made.
+ */
+static int exportfs_all(void)
 {
-	char *argv[] = { "exportfs", "-r", NULL };
+	char *argv[] = { "exportfs", "-a", NULL };
 	int ret = nr_spawn_wait(argv);
 
 	if (ret)
-		rc_diag("run 'exportfs -rv' to see the complaint",
-			"exportfs -r failed (status %d)", ret);
+		rc_diag("run 'exportfs -av' to see the complaint",
+			"exportfs -a failed (status %d)", ret);
 	return ret ? -EIO : 0;
 }
 
@@ -398,7 +405,7 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 		if (ret)
 			return ret;
 	}
-	if (!nr_test_root() && (ret = exportfs_sync()))
+	if (!nr_test_root() && !st.running && (ret = exportfs_all()))
 		return ret;
 	*nsteps = nr_nfsd_plan(req, &st, steps);
 	for (i = 0; i < *nsteps && !nr_sigdefer_pending(); i++) {
