@@ -47,10 +47,11 @@ static int run_dir_refuse(const char *path, int err, const struct stat *st)
 	char fix[2200];
 
 	if (st) {
-		snprintf(fix, sizeof(fix),
-			 "check the records in it, then 'chown root:root %.1000s "
-			 "&& chmod 0700 %.1000s', or remove it",
-			 path, path);
+		snprintf(
+			fix, sizeof(fix),
+			"check the records in it, then 'chown root:root %.1000s "
+			"&& chmod 0700 %.1000s', or remove it",
+			path, path);
 		rc_diag(fix,
 			"%s is owned by uid %u with mode %04o: nfsrdma keeps "
 			"its records of the daemons it started only in a "
@@ -173,8 +174,7 @@ static int record_parse(char *buf, struct record *r)
 		else if (!strcmp(line, "exe") && val[0] == '/' &&
 			 strlen(val) < sizeof(r->id.exe))
 			strcpy(r->id.exe, val), bit = 4;
-		else if (!strcmp(line, "users") &&
-			 !parse_users(val, &r->users))
+		else if (!strcmp(line, "users") && !parse_users(val, &r->users))
 			bit = 8;
 		else
 			return -EINVAL;
@@ -242,8 +242,9 @@ static int record_write(const char *comm, const struct record *r)
 	int n;
 
 	snprintf(path, sizeof(path), "%s/%s", NR_RUN_DIR, comm);
-	n = snprintf(buf, sizeof(buf), "pid %d\nstart %llu\nexe %s\nusers%s%s\n",
-		     (int)r->id.pid, r->id.start, r->id.exe,
+	n = snprintf(buf, sizeof(buf),
+		     "pid %d\nstart %llu\nexe %s\nusers%s%s\n", (int)r->id.pid,
+		     r->id.start, r->id.exe,
 		     r->users & NR_DAEMON_SERVER ? " server" : "",
 		     r->users & NR_DAEMON_MOUNT ? " mount" : "");
 	if (n < 0 || n >= (int)sizeof(buf))
@@ -276,8 +277,8 @@ static void say_gone(const char *comm, const struct record *r,
 		"started at tick %llu, not %s started at %llu): left alone, "
 		"and the record removed",
 		NR_RUN_DIR, comm, (int)r->id.pid, now->comm,
-		now->exe[0] ? now->exe : "no executable", now->start,
-		r->id.exe, r->id.start);
+		now->exe[0] ? now->exe : "no executable", now->start, r->id.exe,
+		r->id.start);
 }
 
 /* Of several processes of the name that began with the start, the daemon
@@ -307,8 +308,8 @@ static void stop_found(const struct rc_proc_id *found, int n)
 }
 
 /* Starts argv[0] and records the process it left in the background. */
-static int start_and_record(char *const argv[], const char *why,
-			    unsigned user, int *added)
+static int start_and_record(char *const argv[], const char *why, unsigned user,
+			    int *added)
 {
 	struct rc_proc_id found[NR_FOUND_MAX];
 	struct record r = { .users = user };
@@ -422,8 +423,8 @@ static int use_cb(int dirfd, void *arg)
 	return use_locked(dirfd, a->argv, a->why, a->user, a->added);
 }
 
-int nr_daemon_use(char *const argv[], const char *why,
-		  enum nr_daemon_user user, int *added)
+int nr_daemon_use(char *const argv[], const char *why, enum nr_daemon_user user,
+		  int *added)
 {
 	struct use_args a = { argv, why, user, added };
 
@@ -503,8 +504,9 @@ void nr_daemon_print(void)
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		if (record_read(dirfd, known[i], &r) != 1)
 			continue;
-		printf("%s%s pid %d for %s%s", any ? ", " : "started by nfsrdma: ",
-		       known[i], (int)r.id.pid, users_str(r.users),
+		printf("%s%s pid %d for %s%s",
+		       any ? ", " : "started by nfsrdma: ", known[i],
+		       (int)r.id.pid, users_str(r.users),
 		       rc_proc_id_read(r.id.pid, &now) ||
 				       !rc_proc_id_same(&r.id, &now)
 			       ? " (gone)"

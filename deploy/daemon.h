@@ -30,8 +30,8 @@ enum nr_daemon_user {
  * nr_daemon_release(argv[0], user) undoes this call. Returns 0 or -errno
  * after saying why.
  */
-int nr_daemon_use(char *const argv[], const char *why,
-		  enum nr_daemon_user user, int *added);
+int nr_daemon_use(char *const argv[], const char *why, enum nr_daemon_user user,
+		  int *added);
 
 /*
  * Takes user off comm's record; when no user is left, stops the daemon
