@@ -267,10 +267,12 @@ static int record_remove(int dirfd, const char *comm)
 static void say_gone(const char *comm, const struct record *r,
 		     const struct rc_proc_id *now)
 {
+	/* On stderr: a script reads a command's own result on stdout
+	 * ("nfsd started ..."). */
 	if (!now->pid) {
-		printf("%s (pid %d), which nfsrdma started, had already "
-		       "exited; its record is removed\n",
-		       comm, (int)r->id.pid);
+		rc_warn("%s (pid %d), which nfsrdma started, had already exited; "
+			"its record is removed",
+			comm, (int)r->id.pid);
 		return;
 	}
 	rc_warn("%s/%s names pid %d, which is now another process (%s, %s, "
