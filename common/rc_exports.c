@@ -68,40 +68,58 @@ void rc_exports_remove(struct rc_exports *t, int i)
 	t->n--;
 }
 
-/* One logical line: physical lines joined where one ends in a backslash. */
+/* Appends one physical line, without its newline, to *line at *len: 1,
+ * 0 at the end of the file, -EFBIG past RC_EXPORTS_LINE_MAX, -ENOMEM. */
+static int read_physical(FILE *f, char **line, size_t *cap, size_t *len)
+{
+	char chunk[4096], *grown;
+	size_t n;
+	int any = 0, end = 0;
+
+	while (!end && fgets(chunk, sizeof(chunk), f)) {
+		n = strlen(chunk);
+		end = n && chunk[n - 1] == '\n';
+		if (end)
+			chunk[--n] = '\0';
+		any = 1;
+		if (*len + n + 2 > RC_EXPORTS_LINE_MAX)
+			return -EFBIG;
+		if (*len + n + 2 > *cap) {
+			grown = realloc(*line, *len + n + 2);
+			if (!grown)
+				return -ENOMEM;
+			*line = grown;
+			*cap = *len + n + 2;
+		}
+		memcpy(*line + *len, chunk, n + 1);
+		*len += n;
+	}
+	return any;
+}
+
+/* One logical line: physical lines joined where one ends in a backslash.
+ * Its length, -1 at the end of the file, or -errno. */
 static ssize_t read_logical(FILE *f, char **line, size_t *cap, int *lineno)
 {
-	char *part = NULL;
-	size_t pcap = 0, len = 0;
-	ssize_t n;
-	int any = 0;
+	size_t len = 0, start;
+	int ret, any = 0;
 
-	while ((n = getline(&part, &pcap, f)) >= 0) {
-		char *grown;
-
+	for (;;) {
+		start = len;
+		ret = read_physical(f, line, cap, &len);
+		if (ret <= 0)
+			break;
 		(*lineno)++;
 		any = 1;
-		if (n && part[n - 1] == '\n')
-			part[--n] = '\0';
-		if (len + (size_t)n + 2 > *cap) {
-			grown = realloc(*line, len + (size_t)n + 2);
-			if (!grown) {
-				free(part);
-				return -ENOMEM;
-			}
-			*line = grown;
-			*cap = len + (size_t)n + 2;
-		}
-		memcpy(*line + len, part, (size_t)n + 1);
-		len += (size_t)n;
 		/* exportfs skips a comment to the end of its line, backslash
 		 * or not. */
-		if (!n || part[n - 1] != '\\' ||
+		if (len == start || (*line)[len - 1] != '\\' ||
 		    (*line)[strspn(*line, " \t")] == '#')
 			break;
 		(*line)[len - 1] = ' ';
 	}
-	free(part);
+	if (ret < 0)
+		return ret;
 	return any ? (ssize_t)len : -1;
 }
 
@@ -111,6 +129,8 @@ int rc_exports_load_stream(struct rc_exports *t, FILE *f, const char *abs)
 						     "exportfs reads",
 					   [EINVAL] = "an option list is not "
 						      "closed by ')'",
+					   [EFBIG] = "the line is longer than "
+						     "1 MiB",
 					   [ENOSPC] = "too many entries" };
 	char *line = NULL;
 	size_t cap = 0;
@@ -122,12 +142,9 @@ int rc_exports_load_stream(struct rc_exports *t, FILE *f, const char *abs)
 		n = read_logical(f, &line, &cap, &lineno);
 		if (n == -1)
 			break;
-		if (n < 0) {
-			ret = (int)n;
-			break;
-		}
-		ret = rc_export_parse_line(line, &t->e[t->n],
-					   RC_EXPORTS_MAX - t->n);
+		ret = n < 0 ? (int)n
+			    : rc_export_parse_line(line, &t->e[t->n],
+						   RC_EXPORTS_MAX - t->n);
 		if (ret >= 0) {
 			t->n += ret;
 			ret = 0;

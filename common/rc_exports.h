@@ -21,6 +21,10 @@
 #define RC_EXPORT_PATH_MAX 1020
 #define RC_EXPORT_TOKEN_MAX 511
 
+/* exportfs reads lines of any length; this reader stops at 1 MiB, more than
+ * RC_EXPORTS_MAX entries of the longest take. */
+#define RC_EXPORTS_LINE_MAX (1 << 20)
+
 struct rc_export {
 	char path[RC_EXPORT_PATH_MAX + 4];
 	char client[RC_EXPORT_TOKEN_MAX + 1];
@@ -39,7 +43,8 @@ struct rc_exports *rc_exports_new(void);
 void rc_exports_delete(struct rc_exports **tp);
 
 /* Adds the entries of a stream to t; name is what a message calls it.
- * A line exportfs would not read is said and returned as -errno. */
+ * A line exportfs would not read, or one longer than RC_EXPORTS_LINE_MAX
+ * (-EFBIG), is said and returned as -errno. */
 int rc_exports_load_stream(struct rc_exports *t, FILE *f, const char *name);
 /* Loads one file (a missing file is an empty table). */
 int rc_exports_load(const char *root, const char *abs, struct rc_exports **tp);

@@ -24,6 +24,14 @@ int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg);
 int rc_mounts_find(const char *root, const char *mountpoint,
 		   struct rc_mount_ent *out);
 
+/*
+ * The entry of mount id (the first field of /proc/self/mountinfo, the
+ * mnt_id of /proc/self/fdinfo) into out: source, mountpoint and fstype,
+ * options empty. 1 found, 0 not, -ENAMETOOLONG when its fields do not fit
+ * out, -EFBIG for a line longer than any the kernel writes, -errno.
+ */
+int rc_mounts_find_id(const char *root, int id, struct rc_mount_ent *out);
+
 /* Value of key= in a comma-separated option string: 1 found, 0 not. */
 int rc_mount_opt(const char *options, const char *key, char *val, size_t len);
 

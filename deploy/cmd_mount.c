@@ -11,11 +11,13 @@
 #include "rc_log.h"
 #include "nfsmount.h"
 #include "sysfile.h"
+#include "umount.h"
 
 /*
  * /mnt/x/, /mnt//x and x (from /mnt) name /mnt/x, as /proc/mounts lists it.
- * mount also resolves symlinks; umount goes by the text alone, so that a
- * dead server's mount cannot hang it in stat().
+ * mount also resolves symlinks; umount goes by the text alone (no stat, which
+ * a dead server's mount could hang) and refuses a path that resolves
+ * elsewhere (umount.c).
  */
 static int tidy_mountpoint(const char *cmd, const char *mp, char *out,
 			   size_t len)
@@ -121,6 +123,7 @@ int nr_cmd_mount(int argc, char **argv)
 int nr_cmd_umount(int argc, char **argv)
 {
 	char mountpoint[4096];
+	int ret;
 
 	if (argc != 2)
 		return nr_bad_usage("umount: expected MOUNTPOINT", NULL);
@@ -131,5 +134,9 @@ int nr_cmd_umount(int argc, char **argv)
 		return 2;
 	if (nr_need_root("umount"))
 		return 1;
-	return nr_umount(mountpoint) ? 1 : 0;
+	ret = nr_umount(mountpoint);
+	/* Refused before anything changed: the input named no NFS mount. */
+	if (ret == -ELOOP || ret == -EMEDIUMTYPE)
+		return 2;
+	return ret ? 1 : 0;
 }

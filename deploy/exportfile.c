@@ -19,6 +19,9 @@
 #include "sysfile.h"
 
 #define NR_EXPORTS_LOCK RC_EXPORTS_DIR "/.rdmaio.lock"
+/* RC_EXPORTS_MAX entries of the longest path, escaped, and CLIENT(OPTIONS)
+ * take 1.2 MiB: a larger file is not one nfsrdma wrote. */
+#define NR_EXPORTS_FILE_MAX (2 << 20)
 
 int nr_exports_format(const struct rc_exports *t, char *buf, size_t len)
 {
@@ -89,6 +92,17 @@ static int snapshot_take(struct snapshot *s)
 
 		if (!n)
 			break;
+		if (s->len + n > NR_EXPORTS_FILE_MAX) {
+			fclose(f);
+			free(s->data);
+			s->data = NULL;
+			rc_diag("remove what was added to it by hand; nfsrdma "
+				"export del removes its own entries",
+				"%s is larger than %d MiB, more than nfsrdma "
+				"ever writes",
+				NR_EXPORTS_FILE, NR_EXPORTS_FILE_MAX >> 20);
+			return -EFBIG;
+		}
 		grown = realloc(s->data, s->len + n + 1);
 		if (!grown) {
 			free(s->data);
@@ -264,54 +278,162 @@ int nr_exports_file_del(const char *path, const char *client)
 	return edit_file(&x);
 }
 
-/* After exportfs -ra, etab must say what the change meant. */
-static int check_applied(const struct export_edit *x)
-{
-	int want = x->options != NULL, ret;
+/* One (path, client) entry a change touches, as etab listed it before. */
+struct pair {
+	char client[RC_EXPORT_TOKEN_MAX + 1];
+	char before[RC_EXPORT_TOKEN_MAX + 1]; /* etab's options */
+	int was; /* etab listed it */
+};
 
-	ret = nr_etab_reload();
-	if (ret)
+/* The change's pairs: add's one client, del's every client of path in
+ * nfsrdma's file. */
+struct pairs {
+	struct pair *p;
+	int n;
+};
+
+/* Another exports file that lists the pair would keep (del) or shadow
+ * (add) it: nfsrdma changes only what is its own. */
+static int check_not_elsewhere(const struct rc_exports *mine, const char *path,
+			       const char *client)
+{
+	struct rc_exports *all = NULL;
+	const struct rc_export *e;
+	int i, n = 0, ret;
+
+	ret = rc_exports_load_all(nr_test_root(), &all);
+	if (ret) {
+		rc_call_err(ret, "reading /etc/exports and %s", RC_EXPORTS_DIR);
 		return ret;
-	ret = nr_etab_has(x->path, want ? x->client : NULL);
-	if (ret < 0 || ret == want)
-		return ret < 0 ? ret : 0;
-	if (want)
-		rc_diag("run 'exportfs -rav' and read its warnings",
-			"export %s to %s is not in %s after exportfs -ra",
-			x->path, x->client, NR_ETAB);
-	else
-		rc_diag("remove it from /etc/exports or other "
-			"/etc/exports.d files",
-			"%s is still exported after exportfs -ra: another "
-			"exports file lists it",
-			x->path);
-	return -EIO;
+	}
+	for (i = 0; (e = rc_exports_get(all, i)); i++)
+		n += !strcmp(e->path, path) && !strcmp(e->client, client);
+	for (i = 0; (e = rc_exports_get(mine, i)); i++)
+		n -= !strcmp(e->path, path) && !strcmp(e->client, client);
+	rc_exports_delete(&all);
+	if (n <= 0)
+		return 0;
+	rc_diag("change it in that file and run 'exportfs -ra' yourself, or "
+		"export another path",
+		"%s to %s is also listed in /etc/exports or another file in "
+		"%s, which nfsrdma does not change",
+		path, client, RC_EXPORTS_DIR);
+	return -EEXIST;
+}
+
+/* Fills the pairs and what etab says of each; refuses what is not
+ * nfsrdma's alone. */
+static int pairs_take(const struct snapshot *s, const struct export_edit *x,
+		      struct pairs *ps)
+{
+	struct rc_exports *t = NULL;
+	const struct rc_export *e;
+	int i, ret;
+
+	ret = table_from(s, &t);
+	if (ret) {
+		rc_call_err(ret, "reading %s", NR_EXPORTS_FILE);
+		return ret;
+	}
+	ps->n = 0;
+	ps->p = calloc(RC_EXPORTS_MAX, sizeof(*ps->p));
+	ret = ps->p ? 0 : -ENOMEM;
+	if (!ret && x->options)
+		snprintf(ps->p[ps->n++].client, sizeof(ps->p->client), "%s",
+			 x->client);
+	for (i = 0; !ret && !x->options && (e = rc_exports_get(t, i)); i++)
+		if (!strcmp(e->path, x->path))
+			snprintf(ps->p[ps->n++].client, sizeof(ps->p->client),
+				 "%s", e->client);
+	for (i = 0; !ret && i < ps->n; i++) {
+		ret = check_not_elsewhere(t, x->path, ps->p[i].client);
+		if (!ret)
+			ret = nr_etab_find(x->path, ps->p[i].client,
+					   ps->p[i].before,
+					   sizeof(ps->p[i].before));
+		ps->p[i].was = ret == 1;
+		ret = ret < 0 ? ret : 0;
+	}
+	rc_exports_delete(&t);
+	return ret;
+}
+
+/* Applies the change to etab pair by pair and checks etab says so;
+ * 1 when exportfs ran, 0 when there was nothing to do. */
+static int apply(const struct export_edit *x, const struct pairs *ps,
+		 int changed)
+{
+	int i, ret, ran = 0;
+
+	if (x->options) {
+		if (!changed && ps->p[0].was)
+			return 0;
+		ret = nr_etab_export(x->path, x->client, x->options);
+		if (!ret && nr_etab_has(x->path, x->client) != 1) {
+			rc_diag("run 'exportfs -v' and read its warnings",
+				"export %s to %s is not in %s after exportfs",
+				x->path, x->client, NR_ETAB);
+			ret = -EIO;
+		}
+		return ret ? ret : 1;
+	}
+	for (i = 0; i < ps->n; i++) {
+		if (!ps->p[i].was)
+			continue;
+		ret = nr_etab_unexport(x->path, ps->p[i].client);
+		ran = 1;
+		if (!ret && nr_etab_has(x->path, ps->p[i].client) != 0) {
+			rc_diag("run 'exportfs -v' and read its warnings",
+				"%s is still exported to %s after exportfs -u",
+				x->path, ps->p[i].client);
+			ret = -EIO;
+		}
+		if (ret)
+			return ret;
+	}
+	return ran;
+}
+
+/* Puts one pair back in etab as it was; 0 or -errno. */
+static int pair_restore(const char *path, const struct pair *p)
+{
+	char now[RC_EXPORT_TOKEN_MAX + 1];
+	int ret = nr_etab_find(path, p->client, now, sizeof(now));
+
+	if (ret < 0)
+		return ret;
+	if (p->was && (!ret || strcmp(now, p->before)))
+		return nr_etab_export(path, p->client, p->before);
+	if (!p->was && ret)
+		return nr_etab_unexport(path, p->client);
+	return 0;
 }
 
 /*
- * The file back as it was, applied, and etab for path as it was. exportfs
- * may fail again for the same reason it failed the change (a bad line
- * elsewhere): what counts is that etab lists path as it did.
+ * The file back as it was and each pair back in etab as it was, entry by
+ * entry, as the change was made; then etab must list path as before.
  */
-static int roll_back(const struct snapshot *s, int changed, const char *path,
+static int roll_back(const struct snapshot *s, int changed,
+		     const struct export_edit *x, const struct pairs *ps,
 		     const char *before)
 {
 	char *after = NULL;
-	int ret;
+	int ret, i;
 
 	ret = changed ? snapshot_restore(s) : 0;
 	if (ret) {
 		rc_call_err(ret, "putting %s back", NR_EXPORTS_FILE);
 		return ret;
 	}
-	nr_etab_reload();
-	ret = nr_etab_describe(path, &after);
+	for (i = 0; i < ps->n; i++)
+		pair_restore(x->path, &ps->p[i]);
+	ret = nr_etab_describe(x->path, &after);
 	if (!ret && strcmp(before, after)) {
-		rc_diag("compare 'exportfs -v' with the exports files and run "
-			"'exportfs -ra'",
+		rc_diag("compare 'exportfs -v' with what it was; exportfs -o "
+			"and -u put single entries back",
 			"%s was put back, but the export table for %s is not "
 			"what it was before",
-			NR_EXPORTS_FILE, path);
+			NR_EXPORTS_FILE, x->path);
 		ret = -EIO;
 	}
 	free(after);
@@ -321,29 +443,32 @@ static int roll_back(const struct snapshot *s, int changed, const char *path,
 static int commit_locked(const struct export_edit *x)
 {
 	struct snapshot s = { NULL, 0 };
+	struct pairs ps = { NULL, 0 };
 	char *before = NULL;
-	int ret, changed;
+	int ret, changed = 0;
 
 	ret = snapshot_take(&s);
 	if (ret)
 		rc_call_err(ret, "reading %s", NR_EXPORTS_FILE);
 	if (!ret)
+		ret = pairs_take(&s, x, &ps);
+	if (!ret)
 		ret = nr_etab_describe(x->path, &before);
 	if (!ret && nr_sigdefer_pending())
 		ret = -EINTR;
-	if (!ret)
+	if (!ret && (x->options || ps.n))
 		ret = edit_table(&s, x);
 	if (ret < 0)
 		goto out;
 	changed = ret;
-	ret = check_applied(x);
-	if (!ret && nr_sigdefer_pending())
+	ret = apply(x, &ps, changed);
+	if (ret >= 0 && nr_sigdefer_pending())
 		ret = -EINTR;
-	if (!ret) {
-		ret = changed;
+	if (ret >= 0) {
+		ret = changed || ret;
 		goto out;
 	}
-	if (roll_back(&s, changed, x->path, before) == 0)
+	if (roll_back(&s, changed, x, &ps, before) == 0)
 		rc_diag(NULL, "%s and the export table for %s are as they were",
 			NR_EXPORTS_FILE, x->path);
 	else
@@ -351,6 +476,7 @@ static int commit_locked(const struct export_edit *x)
 out:
 	free(before);
 	free(s.data);
+	free(ps.p);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <rpc/rpc.h>
 #include <rpc/pmap_clnt.h>
 
+#include "daemon.h"
 #include "kmodule.h"
 #include "rc_log.h"
 #include "nfsd.h"
@@ -280,14 +281,21 @@ static int run_step(enum nr_nfsd_step step, const struct nr_nfsd_req *req)
 	}
 }
 
-static int exportfs_sync(void)
+/*
+ * A stopped server's export table is brought up to the exports files with
+ * exportfs -a, which adds what they list and drops nothing: an export made
+ * with 'exportfs -o' lives in etab alone, and -r would drop it. A running
+ * server's table is live and left as it is: nfsrdma's own exports were
+ * applied one by one when they were made.
+ */
+static int exportfs_all(void)
 {
-	char *argv[] = { "exportfs", "-r", NULL };
+	char *argv[] = { "exportfs", "-a", NULL };
 	int ret = nr_spawn_wait(argv);
 
 	if (ret)
-		rc_diag("run 'exportfs -rv' to see the complaint",
-			"exportfs -r failed (status %d)", ret);
+		rc_diag("run 'exportfs -av' to see the complaint",
+			"exportfs -a failed (status %d)", ret);
 	return ret ? -EIO : 0;
 }
 
@@ -322,8 +330,8 @@ struct nfsd_undo {
 	int was_running; /* nfsd had listeners or threads before; -1 unknown */
 	int mounted_fs; /* this start mounted the nfsd filesystem */
 	int changed; /* steps written to a running nfsd */
-	pid_t rpcbind; /* daemons this start launched, 0 if none */
-	pid_t mountd;
+	int rpcbind; /* this start made the server a user of the daemon */
+	int mountd;
 };
 
 static void undo_start(const struct nfsd_undo *u)
@@ -334,9 +342,9 @@ static void undo_start(const struct nfsd_undo *u)
 	 * known to be down before. */
 	if (u->was_running == 0 && nr_file_write(RC_NFSD_DIR "/threads", "0\n"))
 		bad = 1;
-	if (nr_daemon_stop(u->mountd, "rpc.mountd"))
+	if (u->mountd && nr_daemon_release("rpc.mountd", NR_DAEMON_SERVER))
 		bad = 1;
-	if (nr_daemon_stop(u->rpcbind, "rpcbind"))
+	if (u->rpcbind && nr_daemon_release("rpcbind", NR_DAEMON_SERVER))
 		bad = 1;
 	if (u->mounted_fs && umount2(RC_NFSD_DIR, 0))
 		bad = 1;
@@ -390,15 +398,14 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 	}
 	u->was_running = st.running;
 	if (strstr(req->versions, "+3")) {
-		u->rpcbind =
-			nr_daemon_start(rpcbind, "NFSv3 port registration");
-		if (u->rpcbind < 0)
-			return (int)u->rpcbind;
-		ret = check_mountd_registered();
+		ret = nr_daemon_use(rpcbind, "NFSv3 port registration",
+				    NR_DAEMON_SERVER, &u->rpcbind);
+		if (!ret)
+			ret = check_mountd_registered();
 		if (ret)
 			return ret;
 	}
-	if (!nr_test_root() && (ret = exportfs_sync()))
+	if (!nr_test_root() && !st.running && (ret = exportfs_all()))
 		return ret;
 	*nsteps = nr_nfsd_plan(req, &st, steps);
 	for (i = 0; i < *nsteps && !nr_sigdefer_pending(); i++) {
@@ -408,9 +415,10 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 			return ret;
 	}
 	if (!nr_test_root() && !nr_sigdefer_pending()) {
-		u->mountd = nr_daemon_start(mountd, "export upcalls");
-		if (u->mountd < 0)
-			return (int)u->mountd;
+		ret = nr_daemon_use(mountd, "export upcalls", NR_DAEMON_SERVER,
+				    &u->mountd);
+		if (ret)
+			return ret;
 	}
 	return nr_sigdefer_pending() ? -EINTR : check_started(req);
 }
@@ -454,7 +462,8 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	return 0;
 }
 
-int nr_nfsd_stop(void)
+/* Threads 0: nfsd drops every listener. */
+static int stop_threads(void)
 {
 	struct nr_nfsd_state st;
 	int ret;
@@ -483,6 +492,20 @@ int nr_nfsd_stop(void)
 	return ret;
 }
 
+int nr_nfsd_stop(void)
+{
+	int ret = stop_threads(), ret2;
+
+	if (ret)
+		return ret;
+	/* What server start launched goes with the server; rpcbind stays
+	 * while NFSv3 mounts use it. Also after a stop that found nfsd
+	 * already down (an earlier stop that failed half-way). */
+	ret = nr_daemon_release("rpc.mountd", NR_DAEMON_SERVER);
+	ret2 = nr_daemon_release("rpcbind", NR_DAEMON_SERVER);
+	return ret ? ret : ret2;
+}
+
 int nr_nfsd_print_status(void)
 {
 	char buf[4096];
@@ -507,6 +530,7 @@ int nr_nfsd_print_status(void)
 	printf("rpc.mountd: %s\nrpcbind: %s\n",
 	       rc_proc_running("rpc.mountd") ? "running" : "not running",
 	       rc_proc_running("rpcbind") ? "running" : "not running");
+	nr_daemon_print();
 	return 0;
 }
 

@@ -12,12 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "kmodule.h"
 #include "rc_log.h"
 #include "rc_mounts.h"
 #include "nfsmount.h"
 #include "probe.h"
 #include "helper.h"
+#include "sigdefer.h"
 #include "sysfile.h"
 
 #define RPCBIND_PORT 111
@@ -375,7 +377,12 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
  * server's lock recovery; mount.nfs refuses to mount without it unless
  * "nolock" is given, and so does this.
  */
-static int v3_client_daemons(const struct nr_mount_req *req)
+struct v3_daemons {
+	int rpcbind, statd; /* this mount made NFSv3 mounts their user */
+};
+
+static int v3_client_daemons(const struct nr_mount_req *req,
+			     struct v3_daemons *d)
 {
 	char *rpcbind[] = { "rpcbind", NULL };
 	char *statd[] = { "rpc.statd", "--no-notify", NULL };
@@ -384,12 +391,23 @@ static int v3_client_daemons(const struct nr_mount_req *req)
 	if (strcmp(req->vers, "3") ||
 	    (req->extra && strstr(req->extra, "nolock")))
 		return 0;
-	ret = nr_daemon_ensure(rpcbind, "this client's port registration, "
-					"which NFSv3's lock manager needs");
+	ret = nr_daemon_use(rpcbind,
+			    "this client's port registration, which NFSv3's "
+			    "lock manager needs",
+			    NR_DAEMON_MOUNT, &d->rpcbind);
 	if (!ret)
-		ret = nr_daemon_ensure(statd, "NFSv3 lock recovery on this "
-					      "client");
+		ret = nr_daemon_use(statd, "NFSv3 lock recovery on this client",
+				    NR_DAEMON_MOUNT, &d->statd);
 	return ret;
+}
+
+/* A mount that failed leaves no daemon it started. */
+static void v3_client_daemons_undo(const struct v3_daemons *d)
+{
+	if (d->statd)
+		nr_daemon_release("rpc.statd", NR_DAEMON_MOUNT);
+	if (d->rpcbind)
+		nr_daemon_release("rpcbind", NR_DAEMON_MOUNT);
 }
 
 /*
@@ -435,105 +453,120 @@ static int retryable(int err)
 	       err == -EHOSTUNREACH;
 }
 
-int nr_mount(const struct nr_mount_req *req)
-{
+/* What one mount works out before it mounts. */
+struct mount_ctx {
 	char server[256], path[1024], addr[64], caddr[64], src[1400];
-	char opts[4096], msg[512], want[16], proto[16] = "", got[16] = "";
-	const char *fstype = nr_mount_fstype(req->vers);
-	int port = req->port ? req->port
-			     : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
-	time_t deadline = time(NULL) + 120;
-	struct rc_mount_ent m;
+	char opts[4096];
+	const char *fstype;
+	int port;
+};
+
+static int mount_prepare(const struct nr_mount_req *req, struct mount_ctx *c)
+{
 	int ret;
 
-	ret = nr_mount_split(req->spec, server, sizeof(server), path,
-			     sizeof(path));
+	c->fstype = nr_mount_fstype(req->vers);
+	c->port = req->port ? req->port
+			    : (!strcmp(req->proto, "rdma") ? 20049 : 2049);
+	ret = nr_mount_split(req->spec, c->server, sizeof(c->server), c->path,
+			     sizeof(c->path));
+	if (!ret)
+		ret = resolve(c->server, c->port, c->addr, sizeof(c->addr),
+			      c->caddr, sizeof(c->caddr));
+	if (!ret)
+		ret = rc_mount_options(req, c->addr, c->caddr, c->opts,
+				       sizeof(c->opts));
 	if (ret)
 		return ret;
-	ret = resolve(server, port, addr, sizeof(addr), caddr, sizeof(caddr));
-	if (ret)
-		return ret;
-	ret = rc_mount_options(req, addr, caddr, opts, sizeof(opts));
-	if (ret)
-		return ret;
-	if (strchr(server, ':'))
-		snprintf(src, sizeof(src), "[%s]:%s", server, path);
+	if (strchr(c->server, ':'))
+		snprintf(c->src, sizeof(c->src), "[%s]:%s", c->server, c->path);
 	else
-		snprintf(src, sizeof(src), "%s:%s", server, path);
-	ret = check_mountpoint(req, src, fstype);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	ret = check_shared_client(req, addr);
+		snprintf(c->src, sizeof(c->src), "%s:%s", c->server, c->path);
+	ret = check_mountpoint(req, c->src, c->fstype);
 	if (ret)
 		return ret;
-	if ((!strcmp(req->proto, "rdma") &&
-	     (ret = nr_module_load("rpcrdma", "NFS/RDMA client transport"))) ||
-	    (ret = nr_module_load(fstype[3] ? "nfsv4" : "nfsv3",
-				  "NFS client")) ||
-	    (ret = v3_client_daemons(req)))
-		return ret;
+	ret = check_shared_client(req, c->addr);
+	if (!ret && !strcmp(req->proto, "rdma"))
+		ret = nr_module_load("rpcrdma", "NFS/RDMA client transport");
+	if (!ret)
+		ret = nr_module_load(c->fstype[3] ? "nfsv4" : "nfsv3",
+				     "NFS client");
+	return ret;
+}
+
+/* Mounts, for up to two minutes with --retry; explains a failure. */
+static int mount_retry(const struct nr_mount_req *req,
+		       const struct mount_ctx *c)
+{
+	time_t deadline = time(NULL) + 120;
+	char msg[512];
+	int ret;
+
 	for (;;) {
-		ret = do_mount(fstype, src, opts, req->mountpoint, msg,
+		ret = do_mount(c->fstype, c->src, c->opts, req->mountpoint, msg,
 			       sizeof(msg));
 		if (!ret || !req->retry || !retryable(ret) ||
 		    time(NULL) >= deadline)
 			break;
 		sleep(2);
 	}
-	if (ret) {
-		if (ret != -ECONNREFUSED ||
-		    !explain_v3_refused(req, server, addr))
-			nr_mount_explain(ret, req, server, caddr, msg);
-		return ret;
-	}
-	/* The mount table is the proof of what the kernel really did. */
+	if (ret && (ret != -ECONNREFUSED ||
+		    !explain_v3_refused(req, c->server, c->addr)))
+		nr_mount_explain(ret, req, c->server, c->caddr, msg);
+	return ret;
+}
+
+/* The mount table is the proof of what the kernel really did; a mount
+ * that is not what was asked for is taken down again. */
+static int mount_verify(const struct nr_mount_req *req,
+			const struct mount_ctx *c)
+{
+	char want[16], proto[16] = "", got[16] = "";
+	struct rc_mount_ent m;
+	int ret;
+
 	ret = rc_mounts_find(nr_test_root(), req->mountpoint, &m);
 	rc_mount_opt(ret > 0 ? m.options : "", "proto", proto, sizeof(proto));
 	/* The kernel shows port= only when it is not 2049. */
 	if (!rc_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
 		snprintf(got, sizeof(got), "2049");
-	snprintf(want, sizeof(want), "%d", port);
-	if (ret <= 0 || !same_proto(proto, req->proto) || strcmp(got, want)) {
-		rc_diag("see 'dmesg'; the kernel did not keep proto/port",
-			"mounted %s on %s, but the mount table shows "
-			"proto=%s port=%s, not %s port %s",
-			src, req->mountpoint, proto[0] ? proto : "?",
-			got[0] ? got : "?", req->proto, want);
-		umount2(req->mountpoint, 0);
-		return -EPROTO;
-	}
-	printf("mounted %s on %s (%s, %s)\n", src, req->mountpoint, fstype,
-	       opts);
-	return 0;
+	snprintf(want, sizeof(want), "%d", c->port);
+	if (ret > 0 && same_proto(proto, req->proto) && !strcmp(got, want))
+		return 0;
+	rc_diag("see 'dmesg'; the kernel did not keep proto/port",
+		"mounted %s on %s, but the mount table shows proto=%s port=%s, "
+		"not %s port %s",
+		c->src, req->mountpoint, proto[0] ? proto : "?",
+		got[0] ? got : "?", req->proto, want);
+	umount2(req->mountpoint, UMOUNT_NOFOLLOW);
+	return -EPROTO;
 }
 
-int nr_umount(const char *mountpoint)
+int nr_mount(const struct nr_mount_req *req)
 {
-	struct rc_mount_ent m;
-	char fix[1200];
+	struct v3_daemons d = { 0, 0 };
+	struct mount_ctx c;
 	int ret;
 
-	ret = rc_mounts_find(nr_test_root(), mountpoint, &m);
-	if (ret < 0) {
-		rc_call_err(ret, "reading /proc/mounts");
+	ret = mount_prepare(req, &c);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	ret = v3_client_daemons(req, &d);
+	/* A Ctrl-C held while a daemon started: stop before mounting. */
+	if (!ret && nr_sigdefer_caught())
+		ret = -EINTR;
+	if (!ret)
+		ret = mount_retry(req, &c);
+	if (!ret)
+		ret = mount_verify(req, &c);
+	if (ret == -EINTR)
+		rc_diag(NULL, "mount %s: interrupted, nothing mounted",
+			req->spec);
+	if (ret) {
+		v3_client_daemons_undo(&d);
 		return ret;
 	}
-	if (ret == 0) {
-		printf("%s is not mounted\n", mountpoint);
-		return 0;
-	}
-	if (umount2(mountpoint, 0)) {
-		ret = -errno;
-		snprintf(fix, sizeof(fix),
-			 "stop the processes using it (fuser -vm '%s') and "
-			 "retry",
-			 mountpoint);
-		if (ret == -EBUSY)
-			rc_diag(fix, "umount %s: it is busy", mountpoint);
-		else
-			rc_call_err(ret, "umount2(%s)", mountpoint);
-		return ret;
-	}
-	printf("unmounted %s (%s)\n", mountpoint, m.source);
+	printf("mounted %s on %s (%s, %s)\n", c.src, req->mountpoint, c.fstype,
+	       c.opts);
 	return 0;
 }

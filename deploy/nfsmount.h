@@ -40,7 +40,8 @@ void nr_mount_explain(int err, const struct nr_mount_req *req,
 		      const char *server, const char *clientaddr,
 		      const char *msg);
 
+/* Mounts as asked, after starting the daemons an NFSv3 mount needs here
+ * (daemon.h); a mount that fails stops those it started. */
 int nr_mount(const struct nr_mount_req *req);
-int nr_umount(const char *mountpoint);
 
 #endif

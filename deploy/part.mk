@@ -1,8 +1,8 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
 NR_LIB_SRCS := deploy/sysfile.c deploy/kmodule.c deploy/link.c \
-	deploy/helper.c deploy/nfsd.c deploy/exports.c deploy/exportfile.c \
-	deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c deploy/probe.c \
-	deploy/doctor.c
+	deploy/helper.c deploy/daemon.c deploy/nfsd.c deploy/exports.c \
+	deploy/exportfile.c deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c \
+	deploy/umount.c deploy/probe.c deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
 	deploy/cmd_mount.c deploy/cmd_status.c
 NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)
@@ -18,7 +18,8 @@ $(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o) $(RC_LIB)
 # Host unit tests: pure encoders and writers against a temporary root.
 NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-nfsd \
 	$(B)/tests/deploy/test-exports $(B)/tests/deploy/test-status \
-	$(B)/tests/deploy/test-mount $(B)/tests/deploy/test-noshell
+	$(B)/tests/deploy/test-mount $(B)/tests/deploy/test-noshell \
+	$(B)/tests/deploy/test-daemon
 UNIT_TESTS += $(NR_TESTS)
 
 $(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"' \

@@ -302,7 +302,8 @@ static void parse__refuses_what_exportfs_refuses(void **state)
 	assert_int_equal(rc_export_parse_line(line, e, 4), -E2BIG);
 }
 
-/* exportfs has no line limit: neither has the loader. */
+/* exportfs has no line limit; the loader reads lines of up to 1 MiB, more
+ * than the table's entries can fill. */
 static void file__long_lines_load_whole(void **state)
 {
 	struct rc_exports *t = NULL;
@@ -333,6 +334,40 @@ static void file__long_lines_load_whole(void **state)
 	assert_string_equal(rc_exports_get(t, 40)->options, "ro");
 	rc_exports_delete(&t);
 	assert_int_equal(nr_exports_file_del("/srv/l", NULL), 1);
+}
+
+/* A line longer than any the table could hold is refused, not read into
+ * memory without end. */
+static void file__line_beyond_1mib_refused(void **state)
+{
+	struct rc_exports *t = NULL;
+	char path[256];
+	FILE *f;
+	int i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/etc/big.exports", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("/srv/big", f);
+	for (i = 0; i < (RC_EXPORTS_LINE_MAX >> 4) + 1; i++)
+		fputs("                ", f);
+	fputs(" h(rw)\n", f);
+	fclose(f);
+	assert_int_equal(rc_exports_load(root, "/etc/big.exports", &t), -EFBIG);
+	assert_null(t);
+	/* The same line a little shorter loads. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("/srv/big", f);
+	for (i = 0; i < (RC_EXPORTS_LINE_MAX >> 4) - 16; i++)
+		fputs("                ", f);
+	fputs(" h(rw)\n", f);
+	fclose(f);
+	assert_int_equal(rc_exports_load(root, "/etc/big.exports", &t), 0);
+	assert_int_equal(rc_exports_count(t), 1);
+	rc_exports_delete(&t);
+	unlink(path);
 }
 
 static void file__add_is_idempotent_and_escaped(void **state)
@@ -444,6 +479,7 @@ int main(void)
 		cmocka_unit_test(entry__nfs_utils_limits),
 		cmocka_unit_test(parse__refuses_what_exportfs_refuses),
 		cmocka_unit_test(file__long_lines_load_whole),
+		cmocka_unit_test(file__line_beyond_1mib_refused),
 		cmocka_unit_test(file__add_is_idempotent_and_escaped),
 		cmocka_unit_test(file__load_reads_back_what_was_written),
 		cmocka_unit_test(file__killed_writer_leaves_whole_file),

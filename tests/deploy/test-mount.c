@@ -8,7 +8,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -124,6 +128,52 @@ static void mount_opt__whole_keys_only(void **state)
 	assert_false(rc_mount_opt("rw,mountport=1", "port", v, sizeof(v)));
 }
 
+/* A mount by its id, as umount finds the one it opened: fields unescaped,
+ * the optional fields before " - " skipped, a field that does not fit
+ * refused rather than cut. */
+static void find_id__mountinfo_fields(void **state)
+{
+	char root[64], path[128], longmp[1100];
+	struct rc_mount_ent m;
+	FILE *f;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/nfsrdma-mi-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/self", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	memset(longmp, 'd', sizeof(longmp) - 1);
+	longmp[0] = '/';
+	longmp[sizeof(longmp) - 1] = '\0';
+	fprintf(f,
+		"21 1 0:20 / / rw shared:1 - tmpfs tmpfs rw\n"
+		"35 21 0:31 / /mnt/nr\\040data rw,relatime shared:2 "
+		"master:1 - nfs4 198.18.0.1:/ rw,vers=4.2\n"
+		"36 21 0:32 / /mnt/t rw - tmpfs tmpfs rw\n"
+		"37 21 0:33 / %s rw - tmpfs tmpfs rw\n",
+		longmp);
+	fclose(f);
+	assert_int_equal(rc_mounts_find_id(root, 35, &m), 1);
+	assert_string_equal(m.mountpoint, "/mnt/nr data");
+	assert_string_equal(m.fstype, "nfs4");
+	assert_string_equal(m.source, "198.18.0.1:/");
+	assert_int_equal(rc_mounts_find_id(root, 36, &m), 1);
+	assert_string_equal(m.fstype, "tmpfs");
+	assert_int_equal(rc_mounts_find_id(root, 3, &m), 0);
+	assert_int_equal(rc_mounts_find_id(root, 37, &m), -ENAMETOOLONG);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/self", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	rmdir(path);
+	rmdir(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +184,7 @@ int main(void)
 		cmocka_unit_test(options__rejects_bad_proto_and_vers),
 		cmocka_unit_test(split__ipv4_ipv6_and_bad),
 		cmocka_unit_test(mount_opt__whole_keys_only),
+		cmocka_unit_test(find_id__mountinfo_fields),
 	};
 
 	rc_log_set_quiet(1);

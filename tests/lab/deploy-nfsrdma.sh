@@ -12,6 +12,30 @@ dev=$RDMAIO_NETDEV srv=$RDMAIO_SERVER_IP
 # must be a real export: the test export is fsid=0 and v4 mounts "$srv:/".
 exp="/srv/nr data" mnt=/mnt/nr
 
+# What a refused command must leave as it was: nfsrdma's exports file, the
+# export table, the mount table, the NFS daemons' pids and nfsrdma's records
+# of the daemons it started.
+daemons() {
+	local c
+	for c in rpcbind rpc.mountd rpc.statd; do
+		echo "$c: $(pgrep -x "$c" | sort -n | tr '\n' ' ')"
+	done
+}
+snap() {
+	cat /etc/exports.d/rdmaio.exports 2>/dev/null
+	exportfs -v
+	awk '{ print $2, $3 }' /proc/mounts
+	daemons
+	head -n 20 /run/nfsrdma/rpc* 2>/dev/null
+}
+same_as() { # FILE: snap is what FILE holds
+	snap | diff "$1" - && echo same
+}
+# An export made with exportfs -o lives in etab alone: nfsrdma must keep it.
+xo() {
+	exportfs -v | grep -Eq '^/srv/x[[:space:]]+198\.18\.0\.9\(.*fsid=20'
+}
+
 # --- module blacklist, before anything loads rpcrdma
 echo "blacklist rpcrdma" >/etc/modprobe.d/nfsrdma-test.conf
 check_fails "server start with rpcrdma blacklisted fails and names it" 1 \
@@ -44,6 +68,11 @@ check_fails "as a user, link add says root is needed" 1 "needs root" \
 	"$nr" link add rxe9 nrdummy0
 
 # --- server
+# An export made by hand with exportfs -o while nfsd is down: server start
+# applies the exports files with exportfs -a, which keeps it (-r would not).
+mkdir -p /srv/x && mount -t tmpfs -o size=1m tmpfs /srv/x
+exportfs -o rw,fsid=20,no_subtree_check 198.18.0.9:/srv/x
+check "exportfs -o rw 198.18.0.9:/srv/x is in exportfs -v" xo
 # All or nothing: a start that fails or is interrupted after nfsd came up
 # is undone. rpc.mountd, the last daemon it starts, is replaced (a bind
 # mount over it) by one that fails, then by one that is slow.
@@ -54,7 +83,8 @@ down() {
 		{ ! test -e /proc/fs/nfsd/threads ||
 		  [ "$(cat /proc/fs/nfsd/threads)" = 0 ]; } &&
 		! pgrep -x rpc.mountd >/dev/null &&
-		[ "$(pgrep -x rpcbind >/dev/null && echo 1 || echo 0)" = '$rb0' ]'
+		[ "$(pgrep -x rpcbind >/dev/null && echo 1 || echo 0)" = '$rb0' ] &&
+		! ls /run/nfsrdma/rpc* 2>/dev/null'
 }
 printf '#!/bin/sh\nexit 1\n' >/tmp/nr-mountd.fail
 chmod +x /tmp/nr-mountd.fail
@@ -62,7 +92,7 @@ mount --bind /tmp/nr-mountd.fail /usr/sbin/rpc.mountd
 check_fails "server start whose rpc.mountd fails is undone" 1 \
 	"server start: undone" "$nr" server start
 umount /usr/sbin/rpc.mountd
-check "... no listeners, no threads, no daemon it started" down
+check "... no listeners, no threads, no daemon it started, no record" down
 printf '#!/bin/sh\ntouch /tmp/nr-mountd.began\nsleep 3\nexec /tmp/nr-real/rpc.mountd "$@"\n' \
 	>/tmp/nr-mountd.slow
 chmod +x /tmp/nr-mountd.slow
@@ -78,7 +108,7 @@ umount /usr/sbin/rpc.mountd
 check "SIGTERM mid-start ends server start by it (status $rs, want 143)" \
 	test "$rs" = 143
 check "... after undoing it" grep -q "server start: undone" /tmp/nr-start.out
-check "... no listeners, no threads, no daemon it started" down
+check "... no listeners, no threads, no daemon it started, no record" down
 # Two starts at once on a stopped server: the lock makes one start it and
 # the other find it running.
 "$nr" server start --threads 4 --grace 10 --lease 10 >/tmp/nr-s1 2>&1 &
@@ -95,10 +125,20 @@ check "the portlist has rdma 20049 and tcp 2049" \
 	sh -c 'grep -qx "rdma 20049" /proc/fs/nfsd/portlist &&
 		grep -qx "tcp 2049" /proc/fs/nfsd/portlist'
 check "rpc.mountd and rpcbind run" pgrep -x rpc.mountd
+check "... recorded with their pids in /run/nfsrdma (root's, 0700)" \
+	sh -c '[ "$(stat -c %a:%U /run/nfsrdma)" = 700:root ] &&
+		grep -qx "pid $(pgrep -x rpcbind)" /run/nfsrdma/rpcbind &&
+		grep -qx "users server" /run/nfsrdma/rpcbind &&
+		grep -qx "pid $(pgrep -x rpc.mountd)" /run/nfsrdma/rpc.mountd'
+check "... and the exportfs -o export is still there" xo
 check_fails "server start again is a no-op" 0 "already running" \
 	"$nr" server start
 check_fails "server status shows the RDMA listener" 0 "rdma 20049" \
 	"$nr" server status
+check_fails "server status names the daemons nfsrdma started" 0 \
+	"^started by nfsrdma: rpcbind pid [0-9]+ for the server, rpc.mountd pid [0-9]+ for the server$" \
+	"$nr" server status
+check "... and a start of the running server kept the exportfs -o export" xo
 
 # --- exports
 mkdir -p "$exp" "$mnt" /srv/other
@@ -125,20 +165,47 @@ check "exportfs applied it" sh -c 'exportfs -v | grep -q "/srv/nr data\|/srv/nr\
 check_fails "an export to another client only" 0 "added" \
 	"$nr" export add /srv/other --clients 203.0.113.7 \
 	--options rw,no_subtree_check,fsid=2
-# exportfs itself fails (a bad line in the admin's /etc/exports): the new
-# entry must not stay in nfsrdma's file.
-cp /etc/exports /tmp/nr-exports.orig 2>/dev/null || : >/tmp/nr-exports.orig
-echo "/srv/other *(bogus_option)" >>/etc/exports
+check "... and the exportfs -o export of /srv/x is still there" xo
+# Another client of the exportfs -o export's own path: that entry alone is
+# added and deleted, exportfs -o's stays.
+check_fails "export add of /srv/x for another client (198.18.0.10)" 0 "added" \
+	"$nr" export add /srv/x --clients 198.18.0.10 \
+	--options rw,no_subtree_check,fsid=20
+check "... both clients of /srv/x are in exportfs -v" \
+	sh -c 'exportfs -v | grep -Eq "^/srv/x[[:space:]]+198\.18\.0\.10\(" &&
+		exportfs -v | grep -Eq "^/srv/x[[:space:]]+198\.18\.0\.9\("'
+check_fails "export del /srv/x deletes nfsrdma's entry" 0 "deleted" \
+	"$nr" export del /srv/x
+check "... 198.18.0.10 is gone, the exportfs -o entry for 198.18.0.9 stays" \
+	sh -c '! exportfs -v | grep -q "198\.18\.0\.10" &&
+		! grep -q "^/srv/x " /etc/exports.d/rdmaio.exports'
+check "... in exportfs -v" xo
+# exportfs itself fails: a wrapper bound over it runs the real one, which
+# writes etab, then fails. The entry must leave nfsrdma's file and the
+# export table again, and nothing else may change.
 mkdir -p /srv/third && mount -t tmpfs -o size=1m tmpfs /srv/third
-check_fails "exportfs failing makes export add fail" 1 "exportfs -ra failed" \
+cp /usr/sbin/exportfs /tmp/nr-exportfs.real
+printf '#!/bin/sh\n/tmp/nr-exportfs.real "$@"\ncase " $* " in *" -o "*) exit 1 ;; esac\n' \
+	>/tmp/nr-exportfs.fail
+chmod +x /tmp/nr-exportfs.fail
+snap >/tmp/nr-snap
+mount --bind /tmp/nr-exportfs.fail /usr/sbin/exportfs
+check_fails "exportfs failing makes export add fail and roll back" 1 \
+	"exportfs -i -o rw,fsid=3,no_subtree_check $srv:/srv/third failed \(status 1\)" \
 	"$nr" export add /srv/third --clients "$srv" --options rw,fsid=3
-check "... and the entry was taken back out of the file" \
-	sh -c '! grep -q "^/srv/third" /etc/exports.d/rdmaio.exports &&
-		grep -q "^/srv/nr\\\\040data" /etc/exports.d/rdmaio.exports'
-check "... and out of the export table that exportfs had already written" \
-	sh -c '! exportfs -v | grep -q "^/srv/third"'
+umount /usr/sbin/exportfs
+check "... the file, exportfs -v (the exportfs -o export too), mounts and daemons are as they were" \
+	same_as /tmp/nr-snap
+# A path and client the admin's /etc/exports lists too: nfsrdma would shadow
+# or unexport what is not its own, so it refuses before changing anything.
+cp /etc/exports /tmp/nr-exports.orig 2>/dev/null || : >/tmp/nr-exports.orig
+echo "/srv/third 198.18.0.77(rw,fsid=3,no_subtree_check)" >>/etc/exports
+snap >/tmp/nr-snap
+check_fails "export add of a path and client /etc/exports lists too is refused" 1 \
+	"/srv/third to 198.18.0.77 is also listed in /etc/exports or another file" \
+	"$nr" export add /srv/third --clients 198.18.0.77 --options rw,fsid=3
+check "... nothing changed" same_as /tmp/nr-snap
 cp /tmp/nr-exports.orig /etc/exports
-exportfs -ra
 
 # --- hostile and careless input: refused with exit 2, and neither the
 # exports file nor the kernel's export table (exportfs -v) changes.
@@ -198,6 +265,7 @@ check_fails "NFSRDMA_ROOT means nothing to the installed nfsrdma" 0 \
 check "... the live file and table lost /srv/other" \
 	sh -c '! grep -q "^/srv/other" /etc/exports.d/rdmaio.exports &&
 		! exportfs -v | grep -q "^/srv/other"'
+check "... and kept the exportfs -o export of /srv/x" xo
 "$nr" export add /srv/other --clients 203.0.113.7 \
 	--options rw,no_subtree_check,fsid=2 >/dev/null
 state >/tmp/nr-state.before
@@ -277,6 +345,29 @@ check_fails "a TCP mount beside the RDMA one is refused: one NFSv4 client" 1 \
 	"would reuse that NFSv4 client" "$nr" mount "$srv:/" /mnt/nr2 --proto tcp
 check "... and nothing was mounted there" \
 	sh -c "! grep -q ' /mnt/nr2 ' /proc/mounts"
+# umount removes NFS mounts only, and only the one named: a tmpfs, a link
+# to the NFS mountpoint and a path through a linked folder are refused, and
+# nothing is unmounted.
+mkdir -p /mnt/nr-tmp && mount -t tmpfs -o size=1m tmpfs /mnt/nr-tmp
+ln -sfn $mnt /tmp/nr-link
+ln -sfn /mnt /tmp/nr-mntlink
+snap >/tmp/nr-snap
+check_fails "umount of a tmpfs is refused (exit 2), naming what it is" 2 \
+	"/mnt/nr-tmp is a tmpfs mount \(of tmpfs\), not NFS: nfsrdma umount only removes NFS mounts" \
+	"$nr" umount /mnt/nr-tmp
+check "... still mounted; exports, mounts and daemons as they were" \
+	same_as /tmp/nr-snap
+check_fails "umount of a symlink to the NFS mountpoint is refused (exit 2)" 2 \
+	"umount /tmp/nr-link: is a symbolic link to $mnt: nfsrdma umount follows no symbolic link" \
+	"$nr" umount /tmp/nr-link
+check "... the NFS mount is still there; nothing else changed" \
+	same_as /tmp/nr-snap
+check_fails "umount through a linked folder is refused (exit 2)" 2 \
+	"umount /tmp/nr-mntlink/nr: leads through a symbolic link to $mnt" \
+	"$nr" umount /tmp/nr-mntlink/nr
+check "... the NFS mount is still there; nothing else changed" \
+	same_as /tmp/nr-snap
+umount /mnt/nr-tmp
 check_fails "umount of $mnt/ unmounts $mnt" 0 "unmounted" "$nr" umount $mnt/
 check_fails "umount again is a no-op" 0 "not mounted" "$nr" umount $mnt
 check "NFS/TCP: mount, write, remount, read back, same sha256" roundtrip tcp
@@ -286,12 +377,22 @@ check_fails "NFSv3 over RDMA mounts the full path (with its space)" 0 \
 check "the v3 mount is proto=rdma with mountproto=tcp" \
 	grep -q " $mnt nfs .*proto=rdma,port=20049,.*mountproto=tcp" /proc/mounts
 check "the v3 mount reads the RDMA file" cmp /tmp/nr-data $mnt/f.rdma
+check "... it started rpc.statd (recorded for mounts) and uses the server's rpcbind" \
+	sh -c 'grep -qx "pid $(pgrep -x rpc.statd)" /run/nfsrdma/rpc.statd &&
+		grep -qx "users mount" /run/nfsrdma/rpc.statd &&
+		grep -qx "users server mount" /run/nfsrdma/rpcbind'
 # With rxe0, nfsd, the exports and this mount all there: one description.
 "$nr" status --json >/tmp/nr-status.json
 "${RDMAIO:-$PWD/build/rdmaio}" env >/tmp/nr-env.json
 check "nfsrdma status --json and rdmaio env agree, member by member" \
 	tests/status-agree.py /tmp/nr-status.json /tmp/nr-env.json --lab
-"$nr" umount $mnt >/dev/null
+rb=$(pgrep -x rpcbind)
+check_fails "umount of the last NFSv3 mount stops the rpc.statd mount started" 0 \
+	"stopped rpc.statd \(pid [0-9]+\), which nfsrdma started for NFSv3 mounts" \
+	"$nr" umount $mnt
+check "... and rpcbind (pid $rb) keeps running for the server" \
+	sh -c '! pgrep -x rpc.statd && [ "$(pgrep -x rpcbind)" = '"$rb"' ] &&
+		grep -qx "users server" /run/nfsrdma/rpcbind'
 
 # --- mount errors
 check_fails "a missing mountpoint is explained" 1 \
@@ -305,16 +406,41 @@ check "... and it failed fast (under 30 s)" \
 	test $(($(date +%s) - start)) -lt 30
 check_fails "an export for another client: EACCES explained (v3)" 1 \
 	"does not export it to this client \\($srv\\)" \
-	"$nr" mount "$srv:/srv/other" $mnt --proto tcp --vers 3
+	bash -c '"$0" mount "$1:/srv/other" "$2" --proto tcp --vers 3 \
+		>/tmp/nr-eacces.out 2>&1; rc=$?; cat /tmp/nr-eacces.out; exit $rc' \
+	"$nr" "$srv" $mnt
+check "... and the failed mount stopped the rpc.statd it had started" \
+	sh -c 'grep -Eq "^stopped rpc.statd \(pid [0-9]+\)" /tmp/nr-eacces.out &&
+		! pgrep -x rpc.statd && ! test -e /run/nfsrdma/rpc.statd'
 check_fails "a path the server does not export (v4)" 1 \
 	"has no such export" "$nr" mount "$srv:/nothing" $mnt --proto tcp
 check_fails "status --json names its schema" 0 \
 	'"schema": *"rdmaio-status/1"' "$nr" status --json
 
-# --- a running nfsd without RDMA gets it added
-check_fails "server stop" 0 "nfsd stopped" "$nr" server stop
+# --- server stop stops what server start launched
+check_fails "server stop stops nfsd, and the rpc.mountd server start launched" 0 \
+	"stopped rpc.mountd \(pid [0-9]+\), which nfsrdma started for the server" \
+	"$nr" server stop
+check "... and its rpcbind; no daemon and no record left" \
+	sh -c '! pgrep -x rpcbind && ! pgrep -x rpc.mountd &&
+		! ls /run/nfsrdma/rpc* 2>/dev/null'
 check_fails "server stop again is a no-op" 0 "already stopped" \
 	"$nr" server stop
+# A records folder another user could write to is refused before a start
+# changes anything.
+chmod 0755 /run/nfsrdma
+snap >/tmp/nr-snap
+check_fails "server start refuses a /run/nfsrdma of mode 0755" 1 \
+	"/run/nfsrdma is owned by uid 0 with mode 0755: nfsrdma keeps its records" \
+	"$nr" server start
+check "... no daemon started, nothing else changed" same_as /tmp/nr-snap
+chmod 0700 /run/nfsrdma
+
+# --- a running nfsd without RDMA gets it added; the rpcbind and rpc.mountd
+# that ran before nfsrdma started anything are never stopped by it
+mkdir -p /run/rpcbind
+rpcbind && rpc.mountd
+rb=$(pgrep -x rpcbind) md=$(pgrep -x rpc.mountd)
 rpc.nfsd 2
 check "rpc.nfsd started nfsd without RDMA" \
 	sh -c '! grep -q rdma /proc/fs/nfsd/portlist'
@@ -335,6 +461,29 @@ check "mount --retry, begun before the RDMA listener existed, got through" \
 check "NFS/RDMA works on the updated server: read back" \
 	cmp /tmp/nr-data $mnt/f.tcp
 "$nr" umount $mnt >/dev/null
+check "... server start recorded neither the rpcbind nor the rpc.mountd that ran" \
+	sh -c '! ls /run/nfsrdma/rpc* 2>/dev/null'
+check_fails "an NFSv3 mount while this rpcbind runs" 0 "mounted" \
+	"$nr" mount "$srv:$exp" $mnt --proto tcp --vers 3
+check_fails "umount of it stops the rpc.statd the mount started" 0 \
+	"stopped rpc.statd \(pid [0-9]+\), which nfsrdma started for NFSv3 mounts" \
+	"$nr" umount $mnt
+check "... and not the rpcbind that ran before (pid $rb)" \
+	sh -c '! pgrep -x rpc.statd && [ "$(pgrep -x rpcbind)" = '"$rb"' ]'
+# A record whose pid now names another process (forged here: a sleep's pid
+# with another start time) stops nothing.
+sleep 600 &
+sl=$!
+printf 'pid %d\nstart 1\nexe /usr/sbin/rpc.mountd\nusers server\n' $sl \
+	>/run/nfsrdma/rpc.mountd
+check_fails "server stop with a forged rpc.mountd record warns and signals no one" 0 \
+	"/run/nfsrdma/rpc.mountd names pid $sl, which is now another process \(sleep, /usr/bin/sleep" \
+	"$nr" server stop
+check "... the sleep runs on; the rpcbind and rpc.mountd of before run with their pids; the record is gone" \
+	sh -c 'kill -0 '$sl' && [ "$(pgrep -x rpcbind)" = '"$rb"' ] &&
+		[ "$(pgrep -x rpc.mountd)" = '"$md"' ] &&
+		! test -e /run/nfsrdma/rpc.mountd'
+kill $sl
 
 # --- cleanup is idempotent too
 check_fails "export del" 0 "deleted" "$nr" export del "$exp"

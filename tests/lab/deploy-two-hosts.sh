@@ -3,7 +3,8 @@
 # nfsrdma across two guests: the server guest serves NFS over RDMA and exports
 # to the client's address only; the client probes, mounts over RDMA and TCP
 # (RDMA over IPv4 and IPv6; NFSv4.2 of a plain folder and NFSv3 from a client
-# that runs no rpcbind of its own), checksums data on both sides, and meets the
+# that runs no rpcbind until nfsrdma mount starts one, and stops it on the last
+# umount), checksums data on both sides, and meets the
 # real errors of a remote setup: a blacklisted rpcrdma, a server without
 # rpcbind for NFSv3, an export for someone else, a stopped listener, no RDMA
 # device.
@@ -53,11 +54,15 @@ S "$nr" export add /srv/v4only --clients "$cli" --options rw,fsid=5 >/dev/null
 check_fails "client: NFSv3 against it: the server's missing rpcbind named" 1 \
 	"$srv runs no rpcbind \\(TCP port 111 refused\\)" \
 	"$nr" mount "$srv:/srv/v4only" $mnt --vers 3 --proto tcp
-check "client: ... and this client's rpcbind and rpc.statd now run" \
-	bash -c "pgrep -x rpcbind && pgrep -x rpc.statd"
+check "client: ... and the failed mount stopped the rpcbind and rpc.statd it started" \
+	bash -c "! pgrep -x rpcbind && ! pgrep -x rpc.statd"
 S "$nr" export del /srv/v4only >/dev/null
-S "$nr" server stop >/dev/null
-# Its rpc.mountd started while no rpcbind ran: NFSv3 needs it restarted.
+check_fails "server: server stop stops the rpc.mountd its start launched" 0 \
+	"stopped rpc.mountd \(pid [0-9]+\), which nfsrdma started for the server" \
+	S "$nr" server stop
+# An rpc.mountd of the admin's, started while no rpcbind ran (as an
+# NFSv4-only server's is): NFSv3 needs it restarted.
+S rpc.mountd
 out=$(S "$nr" server start --grace 10 --lease 10 2>&1)
 threads=$(S cat /proc/fs/nfsd/threads)
 mountd=$(printf '%s\n' "$out" | sed -n 's/.*rpc.mountd (pid \([0-9]*\)) runs but rpcbind does not know it.*/\1/p')
@@ -83,8 +88,10 @@ check "client: NFSv4.2/RDMA of the plain folder, checksummed on both hosts" \
 	roundtrip_at /srv/plain "$srv:/srv/plain" rdma p.rdma --vers 4.2
 check "client: NFSv4.2/TCP of the plain folder, checksummed on both hosts" \
 	roundtrip_at /srv/plain "$srv:/srv/plain" tcp p.tcp --vers 4.2
-check "client: NFSv3/RDMA of it, this client's rpcbind running" \
+check "client: NFSv3/RDMA of it (the mount starts this client's rpcbind and rpc.statd)" \
 	roundtrip_at /srv/plain "$srv:/srv/plain" rdma p3.rdma --vers 3
+check "client: ... and the last umount stopped both again" \
+	bash -c "! pgrep -x rpcbind && ! pgrep -x rpc.statd && ! ls /run/nfsrdma/rpc* 2>/dev/null"
 S "$nr" export del /srv/plain >/dev/null
 
 check_fails "server: export to the client's IPv4 address only" 0 "added" \

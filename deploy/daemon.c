@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "helper.h"
+#include "rc_log.h"
+#include "rc_proc.h"
+#include "sigdefer.h"
+#include "sysfile.h"
+
+/* A record is four short lines: anything longer was not written here. */
+#define NR_RECORD_MAX 1024
+/* How long a daemon gets to exit after SIGTERM. */
+#define NR_STOP_MS 5000
+/* More new processes of one name than this is no start of ours alone. */
+#define NR_FOUND_MAX 8
+
+/* The daemons nfsrdma starts; a record is named after its daemon. */
+static const char *const known[] = { "rpcbind", "rpc.mountd", "rpc.statd" };
+
+static const char *const user_names[] = { "server", "mount" };
+
+struct record {
+	struct rc_proc_id id;
+	unsigned users; /* enum nr_daemon_user bits */
+};
+
+static int is_known(const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(comm, known[i]))
+			return 1;
+	return 0;
+}
+
+static int run_dir_refuse(const char *path, int err, const struct stat *st)
+{
+	char fix[2200];
+
+	if (st) {
+		snprintf(
+			fix, sizeof(fix),
+			"check the records in it, then 'chown root:root %.1000s "
+			"&& chmod 0700 %.1000s', or remove it",
+			path, path);
+		rc_diag(fix,
+			"%s is owned by uid %u with mode %04o: nfsrdma keeps "
+			"its records of the daemons it started only in a "
+			"folder of root's with mode 0700, where no one else "
+			"can change which process it will stop",
+			path, (unsigned)st->st_uid,
+			(unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	snprintf(fix, sizeof(fix),
+		 "see what it is (ls -ld %.1000s) and remove it: nfsrdma "
+		 "makes it again, root's and mode 0700",
+		 path);
+	rc_diag(fix,
+		"%s, where nfsrdma records the daemons it started, is %s: "
+		"refused, since root would follow it",
+		path,
+		err == -ELOOP	  ? "a symbolic link"
+		: err == -ENOTDIR ? "not a folder"
+				  : strerror(-err));
+	return err;
+}
+
+/* Opens the records' folder (made when create): *fd is -1 when it does not
+ * exist and create is 0. */
+static int run_dir_open(int create, int *fd)
+{
+	char path[4096];
+	struct stat st;
+	int ret, made;
+
+	*fd = -1;
+	ret = nr_path(path, sizeof(path), NR_RUN_DIR);
+	if (ret)
+		return ret;
+	made = create && !mkdir(path, 0700);
+	if (create && !made && errno != EEXIST) {
+		ret = -errno;
+		rc_call_err(ret, "mkdir(%s, 0700)", path);
+		return ret;
+	}
+	/* A new folder gets 0700 whatever the umask took away. */
+	if (made && chmod(path, 0700)) {
+		ret = -errno;
+		rc_call_err(ret, "chmod(%s, 0700)", path);
+		return ret;
+	}
+	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0 && !create && errno == ENOENT)
+		return 0;
+	if (*fd < 0) {
+		ret = -errno;
+		/* O_DIRECTORY says ENOTDIR of a link before O_NOFOLLOW can
+		 * say ELOOP. */
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+			ret = -ELOOP;
+		return run_dir_refuse(path, ret, NULL);
+	}
+	if (fstat(*fd, &st)) {
+		ret = -errno;
+		rc_call_err(ret, "fstat(%s)", path);
+	} else if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
+		ret = run_dir_refuse(path, 0, &st);
+	}
+	if (ret) {
+		close(*fd);
+		*fd = -1;
+	}
+	return ret;
+}
+
+static int parse_users(char *val, unsigned *users)
+{
+	char *tok, *save;
+	size_t i;
+
+	*users = 0;
+	for (tok = strtok_r(val, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		for (i = 0; i < 2 && strcmp(tok, user_names[i]); i++)
+			;
+		if (i == 2)
+			return -EINVAL;
+		*users |= 1u << i;
+	}
+	return *users ? 0 : -EINVAL;
+}
+
+static int parse_num(const char *s, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end || *out > max ? -EINVAL : 0;
+}
+
+/* "pid N\nstart N\nexe PATH\nusers NAME...\n", every line once. */
+static int record_parse(char *buf, struct record *r)
+{
+	char *line, *val, *save;
+	unsigned long long v;
+	unsigned seen = 0, bit;
+
+	memset(r, 0, sizeof(*r));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		val = strchr(line, ' ');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(line, "pid") && !parse_num(val, INT_MAX, &v) && v)
+			r->id.pid = (pid_t)v, bit = 1;
+		else if (!strcmp(line, "start") &&
+			 !parse_num(val, ULLONG_MAX, &v))
+			r->id.start = v, bit = 2;
+		else if (!strcmp(line, "exe") && val[0] == '/' &&
+			 strlen(val) < sizeof(r->id.exe))
+			strcpy(r->id.exe, val), bit = 4;
+		else if (!strcmp(line, "users") && !parse_users(val, &r->users))
+			bit = 8;
+		else
+			return -EINVAL;
+		if (seen & bit)
+			return -EINVAL;
+		seen |= bit;
+	}
+	return seen == 15 ? 0 : -EINVAL;
+}
+
+static int record_bad(const char *comm, const char *why)
+{
+	char fix[512];
+
+	snprintf(fix, sizeof(fix),
+		 "check by hand whether %s runs and stop it if nfsrdma started "
+		 "it, then remove %s/%s",
+		 comm, NR_RUN_DIR, comm);
+	rc_diag(fix, "%s/%s %s: nfsrdma leaves the daemon alone", NR_RUN_DIR,
+		comm, why);
+	return -EINVAL;
+}
+
+/* 1 with *r read, 0 when comm has no record, -errno after saying why. */
+static int record_read(int dirfd, const char *comm, struct record *r)
+{
+	char buf[NR_RECORD_MAX + 1];
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	fd = openat(dirfd, comm, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 && errno == ELOOP)
+		return record_bad(comm, "is a symbolic link");
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		rc_call_err(ret, "reading %s/%s", NR_RUN_DIR, comm);
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	n = S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -2;
+	ret = -errno;
+	close(fd);
+	if (n == -2 || st.st_uid != geteuid())
+		return record_bad(comm, "is not a file of root's");
+	if (n < 0) {
+		rc_call_err(ret, "read(%s/%s)", NR_RUN_DIR, comm);
+		return ret;
+	}
+	if (n > NR_RECORD_MAX)
+		return record_bad(comm, "is longer than any record nfsrdma "
+					"writes (1024 bytes)");
+	buf[n] = '\0';
+	if (record_parse(buf, r) || !r->id.pid)
+		return record_bad(comm, "is not a record nfsrdma writes");
+	return 1;
+}
+
+static int record_write(const char *comm, const struct record *r)
+{
+	char path[128], buf[NR_RECORD_MAX];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%s", NR_RUN_DIR, comm);
+	n = snprintf(buf, sizeof(buf),
+		     "pid %d\nstart %llu\nexe %s\nusers%s%s\n", (int)r->id.pid,
+		     r->id.start, r->id.exe,
+		     r->users & NR_DAEMON_SERVER ? " server" : "",
+		     r->users & NR_DAEMON_MOUNT ? " mount" : "");
+	if (n < 0 || n >= (int)sizeof(buf))
+		return -ENOSPC;
+	return nr_file_replace(path, buf, (size_t)n, 0600);
+}
+
+static int record_remove(int dirfd, const char *comm)
+{
+	int ret;
+
+	if (!unlinkat(dirfd, comm, 0) || errno == ENOENT)
+		return 0;
+	ret = -errno;
+	rc_call_err(ret, "unlink(%s/%s)", NR_RUN_DIR, comm);
+	return ret;
+}
+
+/* The recorded daemon is not there any more: say what has its pid now. */
+static void say_gone(const char *comm, const struct record *r,
+		     const struct rc_proc_id *now)
+{
+	/* On stderr: a script reads a command's own result on stdout
+	 * ("nfsd started ..."). */
+	if (!now->pid) {
+		rc_warn("%s (pid %d), which nfsrdma started, had already exited; "
+			"its record is removed",
+			comm, (int)r->id.pid);
+		return;
+	}
+	rc_warn("%s/%s names pid %d, which is now another process (%s, %s, "
+		"started at tick %llu, not %s started at %llu): left alone, "
+		"and the record removed",
+		NR_RUN_DIR, comm, (int)r->id.pid, now->comm,
+		now->exe[0] ? now->exe : "no executable", now->start, r->id.exe,
+		r->id.start);
+}
+
+/* Of several processes of the name that began with the start, the daemon
+ * is the one whose parent is none of them (rpc.mountd forks workers). */
+static int pick_daemon(const struct rc_proc_id *found, int n)
+{
+	int i, j, pick = -1;
+
+	for (i = 0; i < n && n <= NR_FOUND_MAX; i++) {
+		for (j = 0; j < n && found[j].pid != found[i].ppid; j++)
+			;
+		if (j < n)
+			continue;
+		if (pick >= 0)
+			return -1;
+		pick = i;
+	}
+	return pick;
+}
+
+static void stop_found(const struct rc_proc_id *found, int n)
+{
+	int i;
+
+	for (i = 0; i < n && i < NR_FOUND_MAX; i++)
+		rc_proc_stop(&found[i], NR_STOP_MS, NULL);
+}
+
+/* Starts argv[0] and records the process it left in the background. */
+static int start_and_record(char *const argv[], const char *why, unsigned user,
+			    int *added)
+{
+	struct rc_proc_id found[NR_FOUND_MAX];
+	struct record r = { .users = user };
+	unsigned long long since = rc_proc_ticks_now();
+	char fix[160];
+	int ret, n, i;
+
+	/* Their state folders come from systemd-tmpfiles and the package
+	 * scripts, which a minimal system may lack. */
+	if (!strcmp(argv[0], "rpcbind"))
+		mkdir("/run/rpcbind", 0755);
+	ret = nr_spawn_wait(argv);
+	if (ret == -ENOENT)
+		return ret;
+	/* Under the lock no other nfsrdma starts one; none ran before. */
+	n = rc_proc_find_since(argv[0], since, found, NR_FOUND_MAX);
+	i = ret == 0 && n > 0 ? pick_daemon(found, n) : -1;
+	if (i >= 0) {
+		r.id = found[i];
+		ret = record_write(argv[0], &r);
+		*added = !ret;
+		if (ret)
+			stop_found(found, n);
+		return ret;
+	}
+	if (ret == 0 && n > 1) {
+		rc_warn("%s started, but %d processes of that name began "
+			"meanwhile and nfsrdma cannot tell its own: none is "
+			"recorded, and nfsrdma will not stop it",
+			argv[0], n);
+		return 0;
+	}
+	/* Failed, yet its daemon may have forked: ours, so stopped. */
+	stop_found(found, n);
+	snprintf(fix, sizeof(fix),
+		 "install nfs-kernel-server/nfs-common/rpcbind and run '%s' to "
+		 "see why",
+		 argv[0]);
+	rc_diag(fix, "%s (%s) did not start (status %d)", argv[0], why, ret);
+	return ret < 0 ? ret : -ESRCH;
+}
+
+static int use_locked(int dirfd, char *const argv[], const char *why,
+		      unsigned user, int *added)
+{
+	struct rc_proc_id now;
+	struct record r;
+	int ret;
+
+	ret = record_read(dirfd, argv[0], &r);
+	if (ret < 0)
+		return ret;
+	if (ret == 1) {
+		ret = rc_proc_id_read(r.id.pid, &now);
+		if (ret && ret != -ESRCH) {
+			rc_call_err(ret, "reading /proc/%d", (int)r.id.pid);
+			return ret;
+		}
+		if (!ret && rc_proc_id_same(&r.id, &now)) {
+			if (r.users & user)
+				return 0;
+			r.users |= user;
+			ret = record_write(argv[0], &r);
+			*added = !ret;
+			return ret;
+		}
+		say_gone(argv[0], &r, &now);
+		ret = record_remove(dirfd, argv[0]);
+		if (ret)
+			return ret;
+	}
+	/* Someone else's: it stays theirs. */
+	if (rc_proc_running(argv[0]))
+		return 0;
+	return start_and_record(argv, why, user, added);
+}
+
+/* Runs fn on the records' folder under its lock, with signals held. */
+static int with_records(int create, const char *comm,
+			int (*fn)(int dirfd, void *arg), void *arg)
+{
+	int dirfd, lock = -1, ret;
+
+	if (!is_known(comm))
+		return -EINVAL;
+	nr_sigdefer_begin();
+	ret = run_dir_open(create, &dirfd);
+	if (!ret && dirfd >= 0) {
+		lock = nr_file_lock(NR_RUN_DIR "/lock");
+		ret = lock < 0 ? lock : fn(dirfd, arg);
+	}
+	if (lock >= 0)
+		close(lock);
+	if (dirfd >= 0)
+		close(dirfd);
+	nr_sigdefer_end();
+	return ret;
+}
+
+struct use_args {
+	char *const *argv;
+	const char *why;
+	unsigned user;
+	int *added;
+};
+
+static int use_cb(int dirfd, void *arg)
+{
+	struct use_args *a = arg;
+
+	return use_locked(dirfd, a->argv, a->why, a->user, a->added);
+}
+
+int nr_daemon_use(char *const argv[], const char *why, enum nr_daemon_user user,
+		  int *added)
+{
+	struct use_args a = { argv, why, user, added };
+
+	*added = 0;
+	return with_records(1, argv[0], use_cb, &a);
+}
+
+static const char *users_str(unsigned users)
+{
+	return users == NR_DAEMON_SERVER  ? "the server"
+	       : users == NR_DAEMON_MOUNT ? "NFSv3 mounts"
+					  : "the server and NFSv3 mounts";
+}
+
+struct release_args {
+	const char *comm;
+	unsigned user;
+};
+
+static int release_cb(int dirfd, void *arg)
+{
+	struct release_args *a = arg;
+	struct rc_proc_id now;
+	struct record r;
+	int ret;
+
+	ret = record_read(dirfd, a->comm, &r);
+	if (ret <= 0 || !(r.users & a->user))
+		return ret < 0 ? ret : 0;
+	r.users &= ~a->user;
+	if (r.users) {
+		ret = record_write(a->comm, &r);
+		if (!ret)
+			printf("%s (pid %d) keeps running for %s\n", a->comm,
+			       (int)r.id.pid, users_str(r.users));
+		return ret;
+	}
+	ret = rc_proc_stop(&r.id, NR_STOP_MS, &now);
+	if (ret == -ETIMEDOUT) {
+		rc_diag("run the command again, or end it: kill -KILL PID",
+			"%s (pid %d), which nfsrdma started, did not exit "
+			"within %d s of SIGTERM; its record is kept",
+			a->comm, (int)r.id.pid, NR_STOP_MS / 1000);
+		return ret;
+	}
+	if (ret < 0) {
+		rc_call_err(ret, "stopping %s (pid %d)", a->comm,
+			    (int)r.id.pid);
+		return ret;
+	}
+	if (ret == 0)
+		printf("stopped %s (pid %d), which nfsrdma started for %s\n",
+		       a->comm, (int)r.id.pid, users_str(a->user));
+	else
+		say_gone(a->comm, &r, &now);
+	return record_remove(dirfd, a->comm);
+}
+
+int nr_daemon_release(const char *comm, enum nr_daemon_user user)
+{
+	struct release_args a = { comm, user };
+
+	return with_records(0, comm, release_cb, &a);
+}
+
+void nr_daemon_print(void)
+{
+	struct rc_proc_id now;
+	struct record r;
+	int dirfd, any = 0;
+	size_t i;
+
+	if (run_dir_open(0, &dirfd) || dirfd < 0) {
+		printf("started by nfsrdma: none\n");
+		return;
+	}
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (record_read(dirfd, known[i], &r) != 1)
+			continue;
+		printf("%s%s pid %d for %s%s",
+		       any ? ", " : "started by nfsrdma: ", known[i],
+		       (int)r.id.pid, users_str(r.users),
+		       rc_proc_id_read(r.id.pid, &now) ||
+				       !rc_proc_id_same(&r.id, &now)
+			       ? " (gone)"
+			       : "");
+		any = 1;
+	}
+	printf("%s\n", any ? "" : "started by nfsrdma: none");
+	close(dirfd);
+}
