@@ -39,11 +39,25 @@ static const char *field(const char *p, char *out, size_t len)
 	return field_over(p, out, len, &over);
 }
 
+/* One line of /proc/mounts into m; 0 when a field does not fit, so that a
+ * cut path can never pass for another (a FUSE mount's long path ending in
+ * " /mnt/x nfs4 proto=rdma" must not read as an NFS mount on /mnt/x). */
+static int parse_line(const char *line, struct rc_mount_ent *m)
+{
+	int over = 0;
+
+	line = field_over(line, m->source, sizeof(m->source), &over);
+	line = field_over(line, m->mountpoint, sizeof(m->mountpoint), &over);
+	line = field_over(line, m->fstype, sizeof(m->fstype), &over);
+	field_over(line, m->options, sizeof(m->options), &over);
+	return !over;
+}
+
 int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg)
 {
-	static char line[8192];
 	struct rc_mount_ent m;
-	char path[4096];
+	char path[4096], *line = NULL;
+	size_t cap = 0;
 	int ret = 0;
 	FILE *f;
 
@@ -53,15 +67,12 @@ int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		const char *p = line;
-
-		p = field(p, m.source, sizeof(m.source));
-		p = field(p, m.mountpoint, sizeof(m.mountpoint));
-		p = field(p, m.fstype, sizeof(m.fstype));
-		field(p, m.options, sizeof(m.options));
-		ret = cb(&m, arg);
-	}
+	/* Whole lines, however long: a line read in pieces would make its
+	 * tail an entry of its own. */
+	while (!ret && getline(&line, &cap, f) >= 0)
+		if (parse_line(line, &m))
+			ret = cb(&m, arg);
+	free(line);
 	fclose(f);
 	return ret;
 }

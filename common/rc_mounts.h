@@ -8,16 +8,20 @@
 
 #include <stddef.h>
 
+/* Room for any NFS source (a 1 KiB export path and its server) and any
+ * mountpoint (PATH_MAX). */
 struct rc_mount_ent {
-	char source[1024];
-	char mountpoint[1024];
+	char source[1536];
+	char mountpoint[4096];
 	char fstype[32];
-	char options[2048];
+	char options[4096];
 };
 
 typedef int (*rc_mounts_cb)(const struct rc_mount_ent *m, void *arg);
 
-/* Calls cb for each entry until it returns non-zero; returns that. */
+/* Calls cb for each entry until it returns non-zero; returns that. An
+ * entry whose fields do not fit rc_mount_ent is left out: no NFS mount is
+ * one, and a cut line could pass for one. */
 int rc_mounts_foreach(const char *root, rc_mounts_cb cb, void *arg);
 
 /* The last (topmost) entry on mountpoint: 1 found, 0 not, -errno. */

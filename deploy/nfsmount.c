@@ -353,7 +353,7 @@ static int share_cb(const struct rc_mount_ent *m, void *arg)
 static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 {
 	struct share_ctx c = { .addr = addr, .proto = req->proto };
-	char fix[1200];
+	char fix[4096 + 128];
 
 	if (nr_mount_fstype(req->vers)[3] == '\0' ||
 	    rc_mounts_foreach(nr_test_root(), share_cb, &c) <= 0)

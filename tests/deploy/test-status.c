@@ -43,8 +43,21 @@ static void put(const char *rel, const char *data)
 	fclose(f);
 }
 
+static void append(const char *rel, const char *data)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(data, f);
+	fclose(f);
+}
+
 static int setup(void **state)
 {
+	static char longline[9200];
 	char link[512];
 
 	(void)state;
@@ -79,6 +92,12 @@ static int setup(void **state)
 	    "addr=198.18.0.1 0 0\n"
 	    "198.18.0.1:/y /mnt/a\\040b nfs4 rw,vers=4.1,rsize=65536,"
 	    "wsize=65536,proto=tcp,nconnect=4,addr=198.18.0.1 0 0\n");
+	/* A user's FUSE mount whose source is longer than any line buffer,
+	 * ending in what reads as an NFS mount if the line is cut. */
+	memset(longline, 'a', sizeof(longline));
+	snprintf(longline + 9000, sizeof(longline) - 9000, "%s",
+		 " /mnt/forged nfs4 rw,proto=tcp,addr=192.0.2.1 0 0\n");
+	append("/proc/mounts", longline);
 	return 0;
 }
 
