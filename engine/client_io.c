@@ -183,11 +183,20 @@ static void rio_client_flush(struct rio_cqp *q)
 		rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)", q->qp_num);
 }
 
+/* A keepalive goes at most every alive_ms, one at a time: checked on
+ * every commit, so it must cost no more than a comparison. */
+static inline bool rio_client_alive_due(const struct rio_client *c,
+					const struct rio_cqp *q,
+					const struct timespec *now)
+{
+	return c->alive_ms && !q->alive_busy &&
+	       rio_ts_reached(now, &q->alive_next);
+}
+
 /* Tells a target without runtime that this job is alive (alive.h): an
  * 8-byte RDMA WRITE of the queue pair's counter into the word the target
- * gave its connection, at most every alive_ms, one at a time. It asks for
- * a completion, which frees its place on the send queue and touches no
- * I/O unit. */
+ * gave its connection. It asks for a completion, which frees its place on
+ * the send queue and touches no I/O unit. */
 static void rio_client_keepalive(struct rio_client *c, struct rio_cqp *q,
 				 const struct timespec *now)
 {
@@ -198,8 +207,6 @@ static void rio_client_keepalive(struct rio_client *c, struct rio_cqp *q,
 	struct ibv_send_wr wr = { 0 }, *bad;
 	int ret;
 
-	if (q->alive_busy || !rio_ts_reached(now, &q->alive_next))
-		return;
 	q->alive_next = *now;
 	rio_ts_add_ms(&q->alive_next, c->alive_ms);
 	c->alive_vals[i]++;
@@ -259,7 +266,7 @@ int rio_client_commit(struct rio_client *c)
 			rio_client_flush(q);
 			c->dead = true;
 			err = -ret;
-		} else if (c->alive_ms) {
+		} else if (rio_client_alive_due(c, q, &now)) {
 			/* After the I/O, whose latency it must not add to. */
 			rio_client_keepalive(c, q, &now);
 		}
@@ -583,7 +590,8 @@ static void rio_client_waiting_alive(struct rio_client *c)
 		return;
 	fio_gettime(&now, NULL);
 	for (i = 0; i < c->nqps; i++)
-		if (c->qps[i].connected)
+		if (c->qps[i].connected &&
+		    rio_client_alive_due(c, &c->qps[i], &now))
 			rio_client_keepalive(c, &c->qps[i], &now);
 }
 
