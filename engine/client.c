@@ -14,6 +14,7 @@
 
 #include "verify.h"
 
+#include "alive.h"
 #include "async.h"
 #include "client_impl.h"
 #include "clock.h"
@@ -116,7 +117,9 @@ int rio_client_alloc(struct thread_data *td, const struct rio_opts *o,
 	c->qp_of = calloc(depth, sizeof(*c->qp_of));
 	c->ready = calloc(c->rmask + 1, sizeof(*c->ready));
 	c->wc = calloc(depth, sizeof(*c->wc));
-	if (!c->wr || !c->sge || !c->staged || !c->qp_of || !c->ready || !c->wc)
+	c->alive_vals = calloc(c->nqps, sizeof(*c->alive_vals));
+	if (!c->wr || !c->sge || !c->staged || !c->qp_of || !c->ready ||
+	    !c->wc || !c->alive_vals)
 		goto nomem;
 	for (i = 0; i < c->nqps; i++)
 		if (rio_sendq_init(&c->qps[i].sq, depth,
@@ -188,7 +191,8 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		rio_err_call(ret, "ibv_query_device(%s)", dev);
 		return -ret;
 	}
-	cqe = c->depth + c->nqps;
+	/* Each queue pair: depth requests, a nudge and a keepalive. */
+	cqe = c->depth + 2 * c->nqps;
 	if ((c->write_op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
 	     c->write_op == IBV_WR_ATOMIC_CMP_AND_SWP) &&
 	    c->attr.atomic_cap == IBV_ATOMIC_NONE) {
@@ -196,13 +200,13 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 			dev);
 		return -EOPNOTSUPP;
 	}
-	if (c->depth + 1 > (unsigned int)c->attr.max_qp_wr ||
+	if (c->depth + 2 > (unsigned int)c->attr.max_qp_wr ||
 	    cqe > c->attr.max_cqe) {
-		int lim = c->attr.max_qp_wr - 1;
+		int lim = c->attr.max_qp_wr - 2;
 
-		if (c->attr.max_cqe - (int)c->nqps < lim)
-			lim = c->attr.max_cqe - (int)c->nqps;
-		rio_err("client job: iodepth=%u is above the limit of RDMA device %s (max_qp_wr=%d, max_cqe=%d, with room for one zero-length RDMA WRITE per queue pair); lower iodepth to at most %d",
+		if (c->attr.max_cqe - 2 * (int)c->nqps < lim)
+			lim = c->attr.max_cqe - 2 * (int)c->nqps;
+		rio_err("client job: iodepth=%u is above the limit of RDMA device %s (max_qp_wr=%d, max_cqe=%d, with room for a zero-length RDMA WRITE and a keepalive per queue pair); lower iodepth to at most %d",
 			c->depth, dev, c->attr.max_qp_wr, c->attr.max_cqe, lim);
 		return -EINVAL;
 	}
@@ -227,9 +231,15 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		rio_err_call(ret, "ibv_create_cq(%s, cqe=%d)", dev, cqe);
 		return -ret;
 	}
-	return rio_mr_reg(c->pd, td->orig_buffer, td->orig_buffer_size,
-			  IBV_ACCESS_LOCAL_WRITE, "client job's I/O buffers",
-			  &c->mr);
+	ret = rio_mr_reg(c->pd, td->orig_buffer, td->orig_buffer_size,
+			 IBV_ACCESS_LOCAL_WRITE, "client job's I/O buffers",
+			 &c->mr);
+	if (ret)
+		return ret;
+	return rio_mr_reg(c->pd, c->alive_vals,
+			  c->nqps * sizeof(*c->alive_vals),
+			  IBV_ACCESS_LOCAL_WRITE,
+			  "client job's keepalive counters", &c->alive_mr);
 }
 
 /* Waits for one step of connection setup. *retry says the target may
@@ -317,7 +327,7 @@ static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
 	qa.send_cq = c->cq;
 	qa.recv_cq = c->cq;
 	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = c->depth + 1; /* and a nudge */
+	qa.cap.max_send_wr = c->depth + 2; /* and a nudge and a keepalive */
 	qa.cap.max_recv_wr = 1;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
@@ -327,7 +337,7 @@ static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
 		rio_err_call(
 			ret,
 			"rdma_create_qp(%s, max_send_wr=%u, max_inline_data=%u)",
-			c->peer, c->depth + 1, c->o->inline_size);
+			c->peer, c->depth + 2, c->o->inline_size);
 		if (c->o->inline_size)
 			rio_err("client job: the device may not support inline=%u; lower inline",
 				c->o->inline_size);
@@ -457,7 +467,7 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 {
 	long budget = (long)c->o->connect_timeout * 1000;
 	struct rio_reply reply;
-	bool retry;
+	bool retry, busy;
 	int ret;
 
 	for (;;) {
@@ -468,12 +478,22 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 		ret = rio_client_try(c, q, hello,
 				     left > 1000 ? (int)left : 1000, &reply,
 				     &retry);
-		if (!ret)
+		/* Busy: slots held by connections that have not completed,
+		 * which the target drops after RIO_HELLO_MS: wait that out,
+		 * whatever connect_timeout says. */
+		busy = !ret && reply.status == RIO_STATUS_BUSY &&
+		       reply.version == RIO_PROTO_VERSION;
+		if (!ret && !busy)
 			break;
+		if (busy && budget < RIO_HELLO_MS + RIO_CM_STEP_MS)
+			budget = RIO_HELLO_MS + RIO_CM_STEP_MS;
 		rio_client_qp_drop(q);
-		if (!retry || c->td->terminate)
-			return ret;
+		if (!(retry || busy) || c->td->terminate)
+			return busy ? rio_reply_check(&reply, hello, c->peer)
+				    : ret;
 		if (rio_ms_since(start) >= budget) {
+			if (busy)
+				return rio_reply_check(&reply, hello, c->peer);
 			rio_err("client job: nothing listens on %s after connect_timeout=%u s; start the target job (listen) or raise connect_timeout",
 				c->peer, c->o->connect_timeout);
 			return -ETIMEDOUT;
@@ -497,6 +517,9 @@ static int rio_client_connect_qp(struct rio_client *c, struct rio_cqp *q,
 	c->length = reply.length;
 	c->wrap = (hello->need & RIO_NEED_REGION) && reply.length < hello->span;
 	q->rkey = reply.rkey;
+	q->alive_addr = reply.alive_addr;
+	q->alive_rkey = reply.alive_rkey;
+	c->alive_ms = rio_alive_every_ms(reply.alive_s);
 	rio_client_tos_check(c, q);
 	return 0;
 }
@@ -582,6 +605,13 @@ void rio_client_close(struct rio_client *c)
 			rio_err_call(ret, "ibv_dereg_mr(client I/O buffers)");
 		c->mr = NULL;
 	}
+	if (c->alive_mr) {
+		ret = ibv_dereg_mr(c->alive_mr);
+		if (ret)
+			rio_err_call(ret,
+				     "ibv_dereg_mr(client keepalive counters)");
+		c->alive_mr = NULL;
+	}
 	if (c->pd) {
 		ret = ibv_dealloc_pd(c->pd);
 		if (ret)
@@ -617,6 +647,7 @@ void rio_client_delete(struct rio_client **cp)
 	free(c->qp_of);
 	free(c->ready);
 	free(c->wc);
+	free(c->alive_vals);
 	free(c);
 	*cp = NULL;
 }

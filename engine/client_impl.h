@@ -16,6 +16,8 @@
 /* A nudge's wr_id: this bit, and its queue pair's index below it. I/O
  * units' wr_ids are their addresses, which never have it set. */
 #define RIO_NUDGE_WR (1ull << 63)
+/* A keepalive's (alive.h), the same way. */
+#define RIO_ALIVE_WR (1ull << 62)
 
 struct rio_cqp {
 	struct rdma_cm_id *id;
@@ -24,6 +26,11 @@ struct rio_cqp {
 	uint32_t rkey; /* this connection's window on the region */
 	struct rio_sendq sq; /* its I/O units in flight, oldest first */
 	struct ibv_send_wr *first, *last; /* staged since the last commit */
+	/* The target's keepalive word for this connection (alive.h). */
+	uint64_t alive_addr;
+	uint32_t alive_rkey;
+	bool alive_busy; /* a keepalive is in flight: one at a time */
+	struct timespec alive_next; /* when the next is due, fio's clock */
 };
 
 /* cmp_swap swaps a word holding RIO_SWAP_COMPARE for RIO_SWAP_VALUE. */
@@ -66,6 +73,10 @@ struct rio_client {
 	/* Since when no completion came while I/Os were in flight: kept
 	 * across getevents calls, so short fio timeouts cannot reset it. */
 	struct timespec idle_since;
+	long alive_ms; /* between keepalives; 0: the target wants none */
+	uint64_t *alive_vals; /* by queue pair: the counters they write */
+	struct ibv_mr *alive_mr;
+	bool alive_told;
 	bool async_told;
 	bool dead;
 	struct timespec dead_since; /* when getevents first saw dead */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alive.h"
 #include "async.h"
 #include "client_impl.h"
 #include "clock.h"
@@ -182,11 +183,59 @@ static void rio_client_flush(struct rio_cqp *q)
 		rio_err_call(ret, "ibv_modify_qp(qp %u, ERR)", q->qp_num);
 }
 
+/* A keepalive goes at most every alive_ms, one at a time: checked on
+ * every commit, so it must cost no more than a comparison. */
+static inline bool rio_client_alive_due(const struct rio_client *c,
+					const struct rio_cqp *q,
+					const struct timespec *now)
+{
+	return c->alive_ms && !q->alive_busy &&
+	       rio_ts_reached(now, &q->alive_next);
+}
+
+/* Tells a target without runtime that this job is alive (alive.h): an
+ * 8-byte RDMA WRITE of the queue pair's counter into the word the target
+ * gave its connection. It asks for a completion, which frees its place on
+ * the send queue and touches no I/O unit. */
+static void rio_client_keepalive(struct rio_client *c, struct rio_cqp *q,
+				 const struct timespec *now)
+{
+	unsigned int i = (unsigned int)(q - c->qps);
+	struct ibv_sge sge = { .addr = (uintptr_t)&c->alive_vals[i],
+			       .length = sizeof(c->alive_vals[i]),
+			       .lkey = c->alive_mr->lkey };
+	struct ibv_send_wr wr = { 0 }, *bad;
+	int ret;
+
+	q->alive_next = *now;
+	rio_ts_add_ms(&q->alive_next, c->alive_ms);
+	c->alive_vals[i]++;
+	wr.wr_id = RIO_ALIVE_WR | i;
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.wr.rdma.remote_addr = q->alive_addr;
+	wr.wr.rdma.rkey = q->alive_rkey;
+	ret = ibv_post_send(q->id->qp, &wr, &bad);
+	if (!ret) {
+		q->alive_busy = true;
+		return;
+	}
+	/* The I/O posted on this queue pair meets the same fault and
+	 * says so: this is told once. */
+	if (!c->alive_told)
+		rio_err_call(ret, "ibv_post_send(qp %u to %s, keepalive)",
+			     q->qp_num, c->peer);
+	c->alive_told = true;
+}
+
 int rio_client_commit(struct rio_client *c)
 {
 	struct thread_data *td = c->td;
 	struct ibv_send_wr *bad;
 	struct timespec now;
+	bool stamp = fio_fill_issue_time(td);
 	unsigned int i;
 	int ret, err = 0;
 
@@ -194,9 +243,10 @@ int rio_client_commit(struct rio_client *c)
 		return 0;
 	/* Stamp, post, and only then account: fio's slat bookkeeping
 	 * (io_u_queued) between the stamp and the post would count as
-	 * completion latency. */
-	if (fio_fill_issue_time(td)) {
+	 * completion latency. The keepalives go by the same clock. */
+	if (stamp || c->alive_ms)
 		fio_gettime(&now, NULL);
+	if (stamp) {
 		for (i = 0; i < c->nstaged; i++)
 			c->staged[i]->issue_time = now;
 		if (td->o.read_iolog_file)
@@ -216,10 +266,13 @@ int rio_client_commit(struct rio_client *c)
 			rio_client_flush(q);
 			c->dead = true;
 			err = -ret;
+		} else if (rio_client_alive_due(c, q, &now)) {
+			/* After the I/O, whose latency it must not add to. */
+			rio_client_keepalive(c, q, &now);
 		}
 		q->first = q->last = NULL;
 	}
-	if (fio_fill_issue_time(td))
+	if (stamp)
 		for (i = 0; i < c->nstaged; i++)
 			io_u_queued(td, c->staged[i]);
 	io_u_mark_submit(td, c->nstaged);
@@ -285,6 +338,33 @@ static void rio_client_nudged(struct rio_client *c, const struct ibv_wc *wc)
 		rio_client_ready(c, rio_sendq_pop(&q->sq));
 }
 
+/* A keepalive's completion: the next may go. One that failed for another
+ * reason than a flush means the target no longer takes them (it ended
+ * this connection, see alive.h). */
+static void rio_client_kept(struct rio_client *c, const struct ibv_wc *wc)
+{
+	struct rio_cqp *q = &c->qps[wc->wr_id & 0xff];
+	char msg[512];
+
+	q->alive_busy = false;
+	if (wc->status == IBV_WC_SUCCESS || wc->status == IBV_WC_WR_FLUSH_ERR)
+		return;
+	rio_wc_errmsg(msg, sizeof(msg), wc,
+		      "keepalive (8-byte RDMA WRITE to the target's word)", 0,
+		      8, c->peer);
+	rio_err("client job: %s", msg);
+	c->dead = true;
+}
+
+/* The completion of a request of the engine's own, not an I/O unit's. */
+static void rio_client_own(struct rio_client *c, const struct ibv_wc *wc)
+{
+	if (wc->wr_id & RIO_NUDGE_WR)
+		rio_client_nudged(c, wc);
+	else
+		rio_client_kept(c, wc);
+}
+
 static void rio_client_reap(struct rio_client *c, int n)
 {
 	int i;
@@ -294,8 +374,8 @@ static void rio_client_reap(struct rio_client *c, int n)
 		struct io_u *done = (struct io_u *)(uintptr_t)wc->wr_id;
 		struct rio_cqp *q;
 
-		if (wc->wr_id & RIO_NUDGE_WR) {
-			rio_client_nudged(c, wc);
+		if (wc->wr_id & (RIO_NUDGE_WR | RIO_ALIVE_WR)) {
+			rio_client_own(c, wc);
 			continue;
 		}
 		q = &c->qps[c->qp_of[done->index]];
@@ -499,6 +579,22 @@ static int rio_client_sleep(struct rio_client *c)
 	return ret < 0 ? ret : 0;
 }
 
+/* fio waits on completions that do not come yet (a slow target, long
+ * I/Os): still alive. */
+static void rio_client_waiting_alive(struct rio_client *c)
+{
+	struct timespec now;
+	unsigned int i;
+
+	if (!c->alive_ms || c->dead)
+		return;
+	fio_gettime(&now, NULL);
+	for (i = 0; i < c->nqps; i++)
+		if (c->qps[i].connected &&
+		    rio_client_alive_due(c, &c->qps[i], &now))
+			rio_client_keepalive(c, &c->qps[i], &now);
+}
+
 int rio_client_getevents(struct rio_client *c, unsigned int min,
 			 unsigned int max, const struct timespec *t)
 {
@@ -536,6 +632,7 @@ int rio_client_getevents(struct rio_client *c, unsigned int min,
 		if (rio_ts_unset(&c->idle_since) || !c->inflight)
 			c->idle_since = start;
 		rio_client_watch(c);
+		rio_client_waiting_alive(c);
 		if (rio_client_link_lost(c))
 			break;
 		if (!c->dead && rio_client_async(c)) {

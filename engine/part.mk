@@ -5,11 +5,12 @@
 ENGINE_SRCS := engine/engine.c engine/client.c engine/client_io.c \
 	engine/target.c engine/target_io.c engine/cm.c engine/cq.c \
 	engine/mr.c engine/port.c engine/async.c \
-	engine/opts.c engine/proto.c engine/errmsg.c engine/sendq.c
+	engine/opts.c engine/proto.c engine/errmsg.c engine/sendq.c \
+	engine/slots.c
 ENGINE_OBJS := $(ENGINE_SRCS:%.c=$(B)/%.o)
 # The parts that need neither fio nor a device: unit-tested on the host.
 ENGINE_PURE_OBJS := $(B)/engine/opts.o $(B)/engine/proto.o $(B)/engine/errmsg.o \
-	$(B)/engine/sendq.o
+	$(B)/engine/sendq.o $(B)/engine/slots.o
 ENGINE_FIO_STAMP := $(B)/engine/fio-version
 
 LIBS += $(B)/librdmaio.so
@@ -41,7 +42,7 @@ $(B)/librdmaio.so: $(ENGINE_OBJS) engine/librdmaio.map
 	$(CC) -shared -Wl,--version-script=engine/librdmaio.map -o $@ $(ENGINE_OBJS) $(ALL_LDFLAGS) -libverbs -lrdmacm
 
 # Unit tests: cmocka, linked with the pure objects only.
-ENGINE_TEST_NAMES := proto opts errmsg port sendq
+ENGINE_TEST_NAMES := proto opts errmsg port sendq slots alive
 ENGINE_TESTS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%)
 ENGINE_TEST_OBJS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%.o) \
 	$(B)/tests/engine/log-capture.o

@@ -106,6 +106,9 @@ int rio_reply_encode(const struct rio_reply *r, void *buf, size_t len)
 	p[16] = r->allowed;
 	put64(p + 20, r->base);
 	put64(p + 28, r->length);
+	put32(p + 36, r->alive_s);
+	put32(p + 40, r->alive_rkey);
+	put64(p + 44, r->alive_addr);
 	return RIO_REPLY_LEN;
 }
 
@@ -127,6 +130,9 @@ int rio_reply_decode(const void *buf, size_t len, struct rio_reply *r)
 	r->allowed = p[16];
 	r->base = get64(p + 20);
 	r->length = get64(p + 28);
+	r->alive_s = get32(p + 36);
+	r->alive_rkey = get32(p + 40);
+	r->alive_addr = get64(p + 44);
 	return 0;
 }
 
@@ -160,6 +166,8 @@ const char *rio_status_str(unsigned int status)
 			"connection arrived on another RDMA device",
 		[RIO_STATUS_RESOURCES] =
 			"target could not create the queue pair",
+		[RIO_STATUS_BUSY] =
+			"target's slots are held by connections not yet complete",
 	};
 
 	if (status >= RIO_STATUS_MAX)
@@ -206,6 +214,10 @@ static int rio_reply_refused(const struct rio_reply *r,
 			"; give the target a bs of at least the client's",
 			peer, h->max_bs, r->recv_size);
 		break;
+	case RIO_STATUS_BUSY:
+		rio_err("target %s stayed busy: all its clients= slots were held by connections that had not completed (other clients connecting, or a peer that never completes its hello, which the target drops after %d s); retry, or raise the target's clients=",
+			peer, RIO_HELLO_MS / 1000);
+		break;
 	case RIO_STATUS_FULL:
 		rio_err("target %s refused the connection: it has served all the clients it was started for; raise the target's clients=",
 			peer);
@@ -232,6 +244,13 @@ int rio_reply_check(const struct rio_reply *r, const struct rio_hello *h,
 	if (h->need & ~r->allowed) {
 		rio_err("target %s accepted but does not serve %s; its reply is inconsistent, check the target's librdmaio version",
 			peer, rio_need_str(h->need));
+		return -EPROTO;
+	}
+	if (r->alive_s > RIO_STALL_MAX_S || (r->alive_s && !r->alive_addr)) {
+		rio_err("target %s sent an invalid keepalive word (every %" PRIu32
+			" s at 0x%" PRIx64
+			"); check the target's librdmaio version",
+			peer, r->alive_s, r->alive_addr);
 		return -EPROTO;
 	}
 	if (!(h->need & RIO_NEED_REGION))

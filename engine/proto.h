@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define RIO_PROTO_MAGIC 0x5244494fu /* "RDIO" */
-#define RIO_PROTO_VERSION 4
+#define RIO_PROTO_VERSION 5
 
 /* What a client's verbs need from the target's region and queues. */
 enum rio_need {
@@ -34,6 +34,9 @@ enum rio_status {
 	RIO_STATUS_FULL,
 	RIO_STATUS_DEVICE,
 	RIO_STATUS_RESOURCES,
+	/* Every slot is taken, one at least by a connection that has not
+	 * completed yet: the client retries (see RIO_HELLO_MS). */
+	RIO_STATUS_BUSY,
 	RIO_STATUS_MAX,
 };
 
@@ -59,10 +62,27 @@ struct rio_reply {
 	uint8_t allowed; /* enum rio_need bits the target serves */
 	uint64_t base;
 	uint64_t length;
+	/* Keepalives (alive.h): the client writes a counter into the 8-byte
+	 * word at alive_addr, key alive_rkey, at least four times in every
+	 * alive_s seconds; the target ends a connection whose word has not
+	 * changed for alive_s. 0: the target wants none (it has a runtime). */
+	uint32_t alive_s;
+	uint32_t alive_rkey;
+	uint64_t alive_addr;
 };
 
 #define RIO_HELLO_LEN 32
-#define RIO_REPLY_LEN 36
+#define RIO_REPLY_LEN 52
+
+/* A target drops a connection whose client sent a hello but has not
+ * completed it (no ESTABLISHED) within this, and does not count it: a live
+ * client completes in milliseconds, a busy emulated one in well under a
+ * second. A client that a target turns away as busy retries for at least
+ * this long. */
+#define RIO_HELLO_MS 10000
+
+/* stall_timeout's range, and so alive_s's. */
+#define RIO_STALL_MAX_S 3600
 
 int rio_hello_encode(const struct rio_hello *h, void *buf, size_t len);
 int rio_hello_decode(const void *buf, size_t len, struct rio_hello *h);

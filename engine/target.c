@@ -299,6 +299,9 @@ int rio_target_new(struct thread_data *td, const struct rio_opts *o,
 		return -ENOMEM;
 	t->td = td;
 	t->o = o;
+	rio_slots_init(&t->slots, o->clients);
+	/* With a runtime the target ends anyway: it asks for no keepalives. */
+	t->alive_s = td->o.timeout ? 0 : o->stall_timeout;
 	rio_target_unpace(td);
 	t->depth = td->o.iodepth;
 	t->region_len = region_len;
@@ -349,6 +352,7 @@ int rio_target_post_init(struct rio_target *t)
 			  "target job's receive buffers", &t->io_mr);
 }
 
+/* Refuses a request with a reply that says why, and forgets it. */
 static void rio_target_refuse(struct rio_target *t, struct rdma_cm_id *id,
 			      const char *peer, enum rio_status status)
 {
@@ -361,10 +365,9 @@ static void rio_target_refuse(struct rio_target *t, struct rdma_cm_id *id,
 	r.recv_size = t->offer.recv_size;
 	r.length = t->offer.length;
 	rio_reply_encode(&r, pdata, sizeof(pdata));
-	rio_err("target job: refused client %s: %s", peer,
-		rio_status_str(status));
 	if (rdma_reject(id, pdata, sizeof(pdata)))
 		rio_err_call(errno, "rdma_reject(%s)", peer);
+	rdma_destroy_id(id);
 }
 
 /* rdma_cm leaves min_rnr_timer at 0, which IB reads as 655 ms: a SEND that
@@ -384,17 +387,31 @@ static void rio_target_rnr_timer(struct rdma_cm_id *id, const char *peer)
 			peer, RIO_MIN_RNR_TIMER, strerror(ret));
 }
 
-/* After its QP is gone: the MR it used goes too. */
-static void rio_target_conn_free(struct rio_tconn *tc)
+/* After its QP is gone: the MRs it used go too. */
+static void rio_target_conn_unreg(struct rio_tconn *tc)
 {
+	const char *peer = tc->peer[0] ? tc->peer : "a client";
 	int ret;
 
 	if (tc->mr) {
 		ret = ibv_dereg_mr(tc->mr);
 		if (ret)
 			rio_err_call(ret, "ibv_dereg_mr(target region for %s)",
-				     tc->peer[0] ? tc->peer : "a client");
+				     peer);
+		tc->mr = NULL;
 	}
+	if (tc->word_mr) {
+		ret = ibv_dereg_mr(tc->word_mr);
+		if (ret)
+			rio_err_call(ret, "ibv_dereg_mr(keepalive word of %s)",
+				     peer);
+		tc->word_mr = NULL;
+	}
+}
+
+static void rio_target_conn_free(struct rio_tconn *tc)
+{
+	rio_target_conn_unreg(tc);
 	free(tc);
 }
 
@@ -422,6 +439,44 @@ static enum rio_status rio_target_window(struct rio_target *t,
 	return RIO_STATUS_OK;
 }
 
+/* The word this connection's keepalives land in: its own registration, so
+ * a client can write no other connection's word. */
+static enum rio_status rio_target_word(struct rio_target *t,
+				       struct rio_tconn *tc, const char *peer)
+{
+	char what[128];
+
+	if (!t->alive_s)
+		return RIO_STATUS_OK;
+	snprintf(what, sizeof(what), "keepalive word for client %s", peer);
+	if (rio_mr_reg(t->pd, &tc->word, sizeof(tc->word),
+		       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, what,
+		       &tc->word_mr))
+		return RIO_STATUS_RESOURCES;
+	return RIO_STATUS_OK;
+}
+
+/* What the accept tells the client: the region, and its connection's keys
+ * to its window and to its keepalive word. */
+static void rio_target_reply(const struct rio_target *t, struct rio_tconn *tc,
+			     struct rio_reply *r)
+{
+	r->version = RIO_PROTO_VERSION;
+	r->status = RIO_STATUS_OK;
+	r->allowed = t->offer.allowed;
+	r->recv_size = t->offer.recv_size;
+	r->length = t->offer.length;
+	r->base = (uintptr_t)t->region;
+	/* Offsets stay the client's own: base is the region's start, and
+	 * the key works only inside [start, span) of it. */
+	r->rkey = tc->mr ? tc->mr->rkey : 0;
+	if (tc->word_mr) {
+		r->alive_s = t->alive_s;
+		r->alive_rkey = tc->word_mr->rkey;
+		r->alive_addr = (uintptr_t)&tc->word;
+	}
+}
+
 static enum rio_status rio_target_accept(struct rio_target *t,
 					 struct rdma_cm_id *id,
 					 const struct rdma_conn_param *req,
@@ -438,8 +493,9 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	tc = calloc(1, sizeof(*tc));
 	if (!tc)
 		return RIO_STATUS_RESOURCES;
-	if (rio_target_window(t, tc, h, peer) != RIO_STATUS_OK) {
-		free(tc);
+	if (rio_target_window(t, tc, h, peer) != RIO_STATUS_OK ||
+	    rio_target_word(t, tc, peer) != RIO_STATUS_OK) {
+		rio_target_conn_free(tc);
 		return RIO_STATUS_RESOURCES;
 	}
 	qa.send_cq = t->cq;
@@ -456,15 +512,7 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 		rio_target_conn_free(tc);
 		return RIO_STATUS_RESOURCES;
 	}
-	r.version = RIO_PROTO_VERSION;
-	r.status = RIO_STATUS_OK;
-	r.allowed = t->offer.allowed;
-	r.recv_size = t->offer.recv_size;
-	r.length = t->offer.length;
-	r.base = (uintptr_t)t->region;
-	/* Offsets stay the client's own: base is the region's start, and
-	 * the key works only inside [start, span) of it. */
-	r.rkey = tc->mr ? tc->mr->rkey : 0;
+	rio_target_reply(t, tc, &r);
 	rio_reply_encode(&r, pdata, sizeof(pdata));
 	cp.private_data = pdata;
 	cp.private_data_len = sizeof(pdata);
@@ -497,7 +545,8 @@ static enum rio_status rio_target_accept(struct rio_target *t,
 	id->context = tc;
 	tc->next = t->conns;
 	t->conns = tc;
-	t->accepted++;
+	clock_gettime(CLOCK_MONOTONIC, &tc->accepted);
+	rio_slots_accepted(&t->slots);
 	return RIO_STATUS_OK;
 }
 
@@ -515,6 +564,50 @@ static void rio_target_check_depth(struct rio_target *t,
 		peer, h->depth, t->depth, h->depth);
 }
 
+/* How many refusals of peers that sent no hello are told one by one: a
+ * port scan or a flood of them must not fill the log. */
+#define RIO_TARGET_FOREIGN_TOLD 10
+
+/* A peer that sent no rdmaio hello takes no slot: one stray connection
+ * (an rping, a port scan) must not use up clients= before the real
+ * client comes. */
+static void rio_target_foreign(struct rio_target *t, struct rdma_cm_id *id,
+			       const char *peer)
+{
+	if (++t->foreign <= RIO_TARGET_FOREIGN_TOLD)
+		rio_err("target job: refused peer %s: it does not speak the rdmaio protocol (no rdmaio hello in its connection request: rping, a port scan, fio's rdma engine?); it does not count against clients=%u. A librdmaio client needs ioengine=external:librdmaio.so%s",
+			peer, t->o->clients,
+			t->foreign == RIO_TARGET_FOREIGN_TOLD
+				? " (further such refusals are counted, not shown)"
+				: "");
+	rio_target_refuse(t, id, peer, RIO_STATUS_VERSION);
+}
+
+/* A request with a free slot: accepted, or refused for what its hello
+ * asks (or for its version). */
+static enum rio_status rio_target_judge(struct rio_target *t,
+					struct rdma_cm_id *id,
+					const struct rdma_conn_param *req,
+					const struct rio_hello *h, int decoded,
+					const char *peer)
+{
+	enum rio_status st;
+
+	if (decoded == -EPROTONOSUPPORT) {
+		rio_err("target job: client %s speaks rdmaio protocol version %u, this target %u; use the same librdmaio on both sides",
+			peer, h->version, RIO_PROTO_VERSION);
+		return RIO_STATUS_VERSION;
+	}
+	if (id->verbs != t->verbs)
+		return RIO_STATUS_DEVICE;
+	st = rio_hello_judge(h, &t->offer);
+	if (st == RIO_STATUS_OK)
+		st = rio_target_accept(t, id, req, h, peer);
+	if (st == RIO_STATUS_OK)
+		rio_target_check_depth(t, h, peer);
+	return st;
+}
+
 static void rio_target_request(struct rio_target *t, struct rdma_cm_event *ev)
 {
 	struct rdma_cm_id *id = ev->id;
@@ -522,40 +615,37 @@ static void rio_target_request(struct rio_target *t, struct rdma_cm_event *ev)
 	struct rio_hello h;
 	enum rio_status st;
 	char peer[80];
-	int ret;
+	int decoded;
 
 	rio_cm_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
-	ret = rio_hello_decode(req.private_data, req.private_data_len, &h);
+	decoded = rio_hello_decode(req.private_data, req.private_data_len, &h);
 	rdma_ack_cm_event(ev);
-	if (ret == -EPROTO) {
-		rio_err("target job: client %s does not speak the rdmaio protocol (is it fio's rdma engine?); use ioengine=external:librdmaio.so on the client",
-			peer);
-		st = RIO_STATUS_VERSION;
-	} else if (ret == -EPROTONOSUPPORT) {
-		rio_err("target job: client %s speaks rdmaio protocol version %u, this target %u; use the same librdmaio on both sides",
-			peer, h.version, RIO_PROTO_VERSION);
-		st = RIO_STATUS_VERSION;
-	} else if (t->accepted >= t->o->clients) {
-		st = RIO_STATUS_FULL;
-	} else if (id->verbs != t->verbs) {
-		st = RIO_STATUS_DEVICE;
-	} else {
-		st = rio_hello_judge(&h, &t->offer);
-		if (st == RIO_STATUS_OK)
-			st = rio_target_accept(t, id, &req, &h, peer);
-		if (st == RIO_STATUS_OK)
-			rio_target_check_depth(t, &h, peer);
+	switch (rio_slots_admit(&t->slots, decoded)) {
+	case RIO_ADMIT_FOREIGN:
+		rio_target_foreign(t, id, peer);
+		return;
+	case RIO_ADMIT_BUSY:
+		/* Said nowhere: the client retries, and a connection that
+		 * does not complete is reported when it is dropped. */
+		rio_target_refuse(t, id, peer, RIO_STATUS_BUSY);
+		return;
+	case RIO_ADMIT_FULL:
+		rio_err("target job: refused client %s: %s", peer,
+			rio_status_str(RIO_STATUS_FULL));
+		rio_target_refuse(t, id, peer, RIO_STATUS_FULL);
+		return;
+	case RIO_ADMIT_JUDGE:
+		break;
 	}
+	st = rio_target_judge(t, id, &req, &h, decoded, peer);
 	if (st == RIO_STATUS_OK)
 		return;
+	rio_err("target job: refused client %s: %s", peer, rio_status_str(st));
 	rio_target_refuse(t, id, peer, st);
-	rdma_destroy_id(id);
 	/* A refused client came and went: count it, or a target whose only
-	 * client was refused would wait for ever. */
-	if (st != RIO_STATUS_FULL) {
-		t->accepted++;
-		t->gone++;
-	}
+	 * client was refused would wait for ever. It took a free slot, so
+	 * it cannot end a target that still serves others. */
+	rio_slots_refused(&t->slots);
 }
 
 static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
@@ -572,11 +662,15 @@ static void rio_target_drop(struct rio_target *t, struct rio_tconn *tc)
 	 * client that sends has gone. */
 	if (tc->sends && !--t->senders)
 		t->spin = t->spin_always;
+	/* A connection that never completed gives its slot back. */
+	if (tc->established)
+		rio_slots_ended(&t->slots);
+	else
+		rio_slots_abandoned(&t->slots);
 	if (tc->id->qp)
 		rdma_destroy_qp(tc->id);
 	rdma_destroy_id(tc->id);
 	rio_target_conn_free(tc);
-	t->gone++;
 }
 
 /* A client whose port stays down is lost: its disconnect cannot reach
@@ -599,6 +693,73 @@ static void rio_target_links(struct rio_target *t)
 			RIO_LINK_GRACE_MS / 1000, state);
 		rio_target_drop(t, tc);
 	}
+}
+
+/* A peer that sent a valid hello but does not complete the connection
+ * (its process stopped after connecting, or it never meant to) would hold
+ * a slot for ever: drop it after RIO_HELLO_MS, uncounted. */
+static void rio_target_unfinished(struct rio_target *t, struct rio_tconn *tc,
+				  const struct timespec *now)
+{
+	if (rio_ts_diff_ms(&tc->accepted, now) < RIO_HELLO_MS)
+		return;
+	rio_err("target job: client %s sent a hello but did not complete the connection within %d s; dropped it, and it does not count against clients=%u",
+		tc->peer, RIO_HELLO_MS / 1000, t->o->clients);
+	rio_target_drop(t, tc);
+}
+
+/* A connected client whose keepalive word has not changed for alive_s is
+ * ended: a stopped or vanished client would hold a target without
+ * runtime for ever (alive.h). */
+static void rio_target_silent(struct rio_target *t, struct rio_tconn *tc,
+			      const struct timespec *now)
+{
+	uint64_t word = __atomic_load_n(&tc->word, __ATOMIC_RELAXED);
+
+	if (!t->alive_s || rio_alive_silent_ms(&tc->alive, word, now) <
+				   (long)t->alive_s * 1000)
+		return;
+	rio_err("target job: client %s sent no keepalive for stall_timeout=%u s: its process is stopped or pauses (thinktime) that long, its host is gone, or it is no librdmaio client; ended its connection. For clients that pause that long, raise the target's stall_timeout or give the target a runtime=",
+		tc->peer, t->alive_s);
+	if (rdma_disconnect(tc->id))
+		rio_err_call(errno, "rdma_disconnect(client %s)", tc->peer);
+	rio_target_drop(t, tc);
+	t->silenced++;
+}
+
+/* At most every RIO_ALIVE_LOOK_MS: connections that never completed, and
+ * connected clients gone silent. */
+static void rio_target_look_conns(struct rio_target *t)
+{
+	struct rio_tconn *tc, *next;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!rio_ts_unset(&t->looked) &&
+	    rio_ts_diff_ms(&t->looked, &now) < RIO_ALIVE_LOOK_MS)
+		return;
+	t->looked = now;
+	for (tc = t->conns; tc; tc = next) {
+		next = tc->next;
+		if (!tc->established)
+			rio_target_unfinished(t, tc, &now);
+		else
+			rio_target_silent(t, tc, &now);
+	}
+}
+
+/* The connection is complete: its silence is timed from now. */
+static void rio_target_established(struct rio_target *t, struct rio_tconn *tc)
+{
+	struct timespec now;
+
+	if (tc->established)
+		return;
+	tc->established = true;
+	rio_slots_established(&t->slots);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	rio_alive_start(&tc->alive,
+			__atomic_load_n(&tc->word, __ATOMIC_RELAXED), &now);
 }
 
 int rio_target_watch(struct rio_target *t, int timeout_ms)
@@ -627,14 +788,18 @@ int rio_target_watch(struct rio_target *t, int timeout_ms)
 		}
 		switch (type) {
 		case RDMA_CM_EVENT_ESTABLISHED:
-			tc->established = true;
+			rio_target_established(t, tc);
 			break;
 		case RDMA_CM_EVENT_DISCONNECTED:
 		case RDMA_CM_EVENT_CONNECT_ERROR:
 		case RDMA_CM_EVENT_UNREACHABLE:
 		case RDMA_CM_EVENT_REJECTED:
 		case RDMA_CM_EVENT_DEVICE_REMOVAL:
-			if (type != RDMA_CM_EVENT_DISCONNECTED)
+			if (!tc->established)
+				rio_err("target job: client %s did not complete the connection (%s); dropped it, and it does not count against clients=%u",
+					tc->peer, rdma_event_str(type),
+					t->o->clients);
+			else if (type != RDMA_CM_EVENT_DISCONNECTED)
 				rio_err("target job: connection from %s failed: %s",
 					tc->peer, rdma_event_str(type));
 			rio_target_drop(t, tc);
@@ -644,6 +809,7 @@ int rio_target_watch(struct rio_target *t, int timeout_ms)
 		}
 	}
 	rio_target_links(t);
+	rio_target_look_conns(t);
 	return ret == -ETIMEDOUT ? 0 : ret;
 }
 
@@ -654,21 +820,17 @@ void rio_target_close(struct rio_target *t)
 
 	if (!t)
 		return;
+	if (t->foreign > RIO_TARGET_FOREIGN_TOLD)
+		rio_err("target job: refused %u peers in all that sent no rdmaio hello",
+			t->foreign);
+	t->foreign = 0;
 	for (tc = t->conns; tc; tc = tc->next)
 		if (tc->established)
 			rdma_disconnect(tc->id);
 	for (tc = t->conns; tc; tc = tc->next) {
 		if (tc->id->qp)
 			rdma_destroy_qp(tc->id);
-		if (tc->mr) {
-			ret = ibv_dereg_mr(tc->mr);
-			if (ret)
-				rio_err_call(
-					ret,
-					"ibv_dereg_mr(target region for %s)",
-					tc->peer);
-			tc->mr = NULL;
-		}
+		rio_target_conn_unreg(tc);
 	}
 	if (t->srq) {
 		ret = ibv_destroy_srq(t->srq);

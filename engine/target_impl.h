@@ -4,8 +4,10 @@
 #ifndef RIO_TARGET_IMPL_H
 #define RIO_TARGET_IMPL_H
 
+#include "alive.h"
 #include "cm.h"
 #include "proto.h"
+#include "slots.h"
 #include "target.h"
 
 struct rio_tconn {
@@ -15,6 +17,12 @@ struct rio_tconn {
 	bool established;
 	bool sends; /* its client sends: the target busy-polls for it */
 	struct timespec port_checked, port_down_since;
+	struct timespec accepted; /* for RIO_HELLO_MS */
+	/* Its client's keepalive word, written by the device alone
+	 * (alive.h), and its registration, this connection's own. */
+	uint64_t word;
+	struct ibv_mr *word_mr;
+	struct rio_alive alive;
 	struct rio_tconn *next;
 };
 
@@ -38,7 +46,13 @@ struct rio_target {
 	struct ibv_mr *io_mr;
 	struct rio_offer offer;
 	struct rio_tconn *conns;
-	unsigned int accepted, gone;
+	struct rio_slots slots;
+	/* stall_timeout when it has no runtime: a connection whose
+	 * keepalives stop for this long is ended. 0: never. */
+	uint32_t alive_s;
+	struct timespec looked; /* when its connections were last checked */
+	unsigned int foreign; /* peers refused that sent no rdmaio hello */
+	unsigned int silenced; /* connections ended for their silence */
 	bool receives; /* its I/O units are receives posted to the SRQ */
 	bool spin; /* busy-poll the CQ: a client sends (or will) */
 	bool spin_always; /* its verb is the SEND side's */

@@ -203,7 +203,7 @@ static bool rio_target_lingers(struct rio_target *t)
  * is over. */
 static bool rio_target_served(struct rio_target *t)
 {
-	if (t->gone >= t->o->clients)
+	if (rio_slots_served(&t->slots))
 		return true;
 	return t->td->o.timeout &&
 	       rio_ms_since(&t->start) >= rio_target_runtime_ms(t) &&
@@ -291,6 +291,12 @@ int rio_target_getevents(struct rio_target *t, unsigned int min,
 			if (rio_target_reap(t) < 0)
 				return -EIO;
 			t->finished = true;
+			/* It served them all, but not every one to its end:
+			 * the run is not one to take figures from. */
+			if (t->silenced)
+				td_verror(
+					td, ETIMEDOUT,
+					"rdmaio target: a client went silent");
 			break;
 		}
 		if (!td->terminate && (peer = rio_target_peer_failed(t))) {

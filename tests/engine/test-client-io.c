@@ -5,7 +5,8 @@
  * those that ask (and for every one flushed in the error state). What is
  * checked is the counting the hot path depends on: which requests ask,
  * when a nudge goes out, that every I/O unit comes back exactly once and
- * in order, and what a failed post or a failed request leaves. */
+ * in order, what a failed post or a failed request leaves, and that
+ * keepalives go out on time, one at a time, within the queue's size. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,16 +19,19 @@
 #include <cmocka.h>
 
 #include "client_impl.h"
+#include "clock.h"
 #include "log-capture.h"
 
-/* fio's side: the data path calls these between its posts. */
+/* fio's side: the data path calls these between its posts. fio's clock
+ * is the test's: it moves only when a test moves it. */
 FILE *f_err;
 bool is_backend;
+static struct timespec fio_now;
 
 void fio_gettime(struct timespec *ts, void *unused)
 {
 	(void)unused;
-	clock_gettime(CLOCK_MONOTONIC, ts);
+	*ts = fio_now;
 }
 
 void io_u_queued(struct thread_data *td, struct io_u *io_u)
@@ -61,9 +65,11 @@ struct fake_wr {
 	uint32_t length;
 };
 
-/* One queue pair's send queue on the fake device. */
+/* One queue pair's send queue on the fake device: iodepth requests, a
+ * nudge and a keepalive, as the client sized it. */
+#define SQ_MAX (DEPTH_MAX + 2)
 struct fake_sq {
-	struct fake_wr wr[DEPTH_MAX + 1];
+	struct fake_wr wr[SQ_MAX];
 	unsigned int head, count;
 	bool error; /* in the error state: everything flushes */
 };
@@ -83,6 +89,7 @@ static struct fake {
 	uint64_t fail_wr_id; /* this request completes in error */
 	unsigned int run; /* WRs the device executes per poll; 0: all */
 	unsigned int empty_polls;
+	unsigned int sq_size; /* what the client asked for: depth + 2 */
 } dev;
 
 static struct ibv_mr mr = { .lkey = 0x1234 };
@@ -102,6 +109,15 @@ static void fake_cqe(uint64_t wr_id, enum ibv_wc_status status,
 			       .status = status,
 			       .qp_num = qp->qp_num };
 	dev.cq_count++;
+}
+
+static unsigned int fake_alive_in(const struct fake_sq *sq)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sq->count; i++)
+		n += !!(sq->wr[(sq->head + i) % SQ_MAX].wr_id & RIO_ALIVE_WR);
+	return n;
 }
 
 static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
@@ -128,9 +144,12 @@ static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			fake_cqe(f.wr_id, IBV_WC_WR_FLUSH_ERR, qp);
 			continue;
 		}
-		/* The client sized the queue: depth requests and a nudge. */
-		assert_true(sq->count < DEPTH_MAX + 1);
-		sq->wr[(sq->head + sq->count) % (DEPTH_MAX + 1)] = f;
+		/* The client sized the queue: never more in it. */
+		assert_true(sq->count < dev.sq_size);
+		/* One keepalive in flight per queue pair at most. */
+		if (f.wr_id & RIO_ALIVE_WR)
+			assert_int_equal(fake_alive_in(sq), 0);
+		sq->wr[(sq->head + sq->count) % SQ_MAX] = f;
 		sq->count++;
 	}
 	return 0;
@@ -144,7 +163,7 @@ static void fake_run_one(unsigned int i)
 	struct fake_wr *f = &sq->wr[sq->head];
 	enum ibv_wc_status st = IBV_WC_SUCCESS;
 
-	sq->head = (sq->head + 1) % (DEPTH_MAX + 1);
+	sq->head = (sq->head + 1) % SQ_MAX;
 	sq->count--;
 	if (sq->error)
 		st = IBV_WC_WR_FLUSH_ERR;
@@ -217,6 +236,8 @@ static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 	unsigned int i;
 
 	memset(&dev, 0, sizeof(dev));
+	dev.sq_size = depth + 2;
+	fio_now = (struct timespec){ 1000, 0 };
 	dev.ctx.device = &dev.dev;
 	dev.ctx.ops.poll_cq = fake_poll_cq;
 	dev.ctx.ops.req_notify_cq = fake_req_notify_cq;
@@ -233,6 +254,7 @@ static struct rio_client *client_new(unsigned int depth, unsigned int qps,
 	c->verbs = &dev.ctx;
 	c->cq = &dev.cq;
 	c->mr = &mr;
+	c->alive_mr = &mr;
 	c->length = 1 << 20;
 	snprintf(c->peer, sizeof(c->peer), "fake:7471");
 	for (i = 0; i < qps; i++) {
@@ -265,6 +287,7 @@ static void client_free(struct rio_client *c)
 	}
 	c->cq = NULL;
 	c->mr = NULL;
+	c->alive_mr = NULL;
 	c->verbs = NULL;
 	rio_client_delete(&c);
 	assert_null(c);
@@ -488,6 +511,131 @@ static void completion__error_of_one(void **state)
 	client_free(c);
 }
 
+/* A target without runtime wants keepalives: the first commit writes one
+ * after its I/O, an 8-byte RDMA WRITE of the counter to the target's
+ * word that asks for a completion; none again before alive_ms, nor while
+ * one is in flight; its completion hands fio nothing. */
+static void keepalive__after_the_io_once_per_interval(void **state)
+{
+	struct rio_client *c = client_new(16, 1, 4, RIO_VERB_WRITE);
+	struct io_u *got[16];
+	unsigned int i, n, back = 0;
+
+	(void)state;
+	c->alive_ms = 750;
+	c->qps[0].alive_addr = 0x9000;
+	c->qps[0].alive_rkey = 0x77;
+	rio_client_queue(c, &units[0]);
+	assert_int_equal(rio_client_commit(c), 0);
+	assert_int_equal(dev.nposted, 2);
+	assert_int_equal(dev.posted[0].wr_id, (uintptr_t)&units[0]);
+	assert_true(dev.posted[1].wr_id == (RIO_ALIVE_WR | 0));
+	assert_int_equal(dev.posted[1].opcode, IBV_WR_RDMA_WRITE);
+	assert_int_equal(dev.posted[1].length, 8);
+	assert_true(dev.posted[1].flags & IBV_SEND_SIGNALED);
+	assert_true(c->alive_vals[0] == 1);
+	/* Not again within alive_ms. */
+	fio_now.tv_nsec = 749000000;
+	rio_client_queue(c, &units[1]);
+	rio_client_commit(c);
+	assert_int_equal(dev.nposted, 3);
+	/* Due, but the first is still in flight. */
+	fio_now.tv_nsec = 750000000;
+	rio_client_queue(c, &units[2]);
+	rio_client_commit(c);
+	assert_int_equal(dev.nposted, 4);
+	/* Its completion frees the way and hands fio no unit. */
+	while (back < 3) {
+		n = reap(c, 3 - back, 16, got);
+		for (i = 0; i < n; i++)
+			assert_ptr_equal(got[i], &units[back + i]);
+		back += n;
+	}
+	assert_false(c->qps[0].alive_busy);
+	assert_int_equal(c->inflight, 0);
+	rio_client_queue(c, &units[3]);
+	rio_client_commit(c);
+	assert_true(dev.posted[dev.nposted - 1].wr_id == (RIO_ALIVE_WR | 0));
+	assert_true(c->alive_vals[0] == 2);
+	/* The next is due alive_ms after that one, completed or not. */
+	assert_int_equal(reap(c, 1, 16, got), 1);
+	assert_false(c->qps[0].alive_busy);
+	rio_ts_add_ms(&fio_now, 749);
+	rio_client_queue(c, &units[4]);
+	rio_client_commit(c);
+	assert_int_equal(dev.posted[dev.nposted - 1].wr_id,
+			 (uintptr_t)&units[4]);
+	client_free(c);
+}
+
+/* A target with a runtime asks for none: nothing but the I/O is posted. */
+static void keepalive__none_when_the_target_wants_none(void **state)
+{
+	struct rio_client *c = client_new(8, 2, 1, RIO_VERB_WRITE);
+	struct io_u *got[8];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		rio_client_queue(c, &units[i]);
+		rio_client_commit(c);
+		fio_now.tv_sec += 60;
+	}
+	assert_int_equal(reap(c, 8, 8, got), 8);
+	assert_int_equal(dev.nposted, 8);
+	for (i = 0; i < dev.nposted; i++)
+		assert_false(dev.posted[i].wr_id &
+			     (RIO_ALIVE_WR | RIO_NUDGE_WR));
+	client_free(c);
+}
+
+/* Each queue pair is a connection of its own on the target: each writes
+ * its own counter to its own word. */
+static void keepalive__one_per_queue_pair(void **state)
+{
+	struct rio_client *c = client_new(8, 3, 1, RIO_VERB_WRITE);
+	struct io_u *got[8];
+	unsigned int i, seen = 0;
+
+	(void)state;
+	c->alive_ms = 1000;
+	for (i = 0; i < 3; i++)
+		c->qps[i].alive_addr = 0x9000 + 8 * i;
+	for (i = 0; i < 3; i++)
+		rio_client_queue(c, &units[i]);
+	rio_client_commit(c);
+	for (i = 0; i < dev.nposted; i++)
+		if (dev.posted[i].wr_id & RIO_ALIVE_WR)
+			seen |= 1u << (dev.posted[i].wr_id & 0xff);
+	assert_int_equal(seen, 7);
+	assert_int_equal(reap(c, 3, 8, got), 3);
+	client_free(c);
+}
+
+/* A keepalive the target's device refuses (it ended this connection and
+ * dropped the word's key): the client says so, naming the target, and
+ * takes no more I/O. */
+static void keepalive__refused_ends_the_client(void **state)
+{
+	struct rio_client *c = client_new(8, 1, 1, RIO_VERB_WRITE);
+	struct io_u *got[8];
+
+	(void)state;
+	c->alive_ms = 1000;
+	dev.fail_wr_id = RIO_ALIVE_WR | 0;
+	rio_client_queue(c, &units[0]);
+	rio_client_commit(c);
+	log_capture_reset();
+	assert_int_equal(reap(c, 1, 8, got), 1);
+	assert_int_equal(got[0]->error, 0);
+	assert_true(log_capture_has("keepalive"));
+	assert_true(log_capture_has("fake:7471"));
+	assert_true(c->dead);
+	assert_int_equal(rio_client_queue(c, &units[1]), FIO_Q_COMPLETED);
+	assert_int_equal(units[1].error, ENOTCONN);
+	client_free(c);
+}
+
 /* Many rounds of fio's loop with random batches, waits and device
  * progress: every unit comes back exactly once, in order per queue pair,
  * and never more than iodepth are out. */
@@ -510,6 +658,10 @@ static void random__every_unit_once_in_order(void **state)
 		unsigned int seq[DEPTH_MAX], out = 0, back = 0, posted = 0;
 		struct io_u *freel[DEPTH_MAX], *got[DEPTH_MAX];
 
+		/* Keepalives in every other shape, due now and then: the
+		 * fake device checks the queue never holds more than the
+		 * client asked for. */
+		c->alive_ms = s % 2 ? 250 : 0;
 		for (i = 0; i < depth; i++)
 			freel[i] = &units[depth - 1 - i];
 		for (round = 0; round < 2000; round++) {
@@ -527,6 +679,7 @@ static void random__every_unit_once_in_order(void **state)
 			}
 			rio_client_commit(c);
 			assert_true(out <= depth);
+			rio_ts_add_ms(&fio_now, rand() % 100);
 			dev.run = rand() % 3 ? 0 : 1 + rand() % depth;
 			/* Full: fio must wait for at least one. */
 			n = reap(c, free_n ? 0 : 1 + rand() % out, depth, got);
@@ -552,6 +705,8 @@ static void random__every_unit_once_in_order(void **state)
 			back += n;
 		}
 		assert_int_equal(back, posted);
+		if (c->alive_ms)
+			assert_true(c->alive_vals[0] > 100);
 		client_free(c);
 	}
 }
@@ -566,6 +721,10 @@ int main(void)
 		cmocka_unit_test(qps__own_rings),
 		cmocka_unit_test(post__failure_fails_the_rest),
 		cmocka_unit_test(completion__error_of_one),
+		cmocka_unit_test(keepalive__after_the_io_once_per_interval),
+		cmocka_unit_test(keepalive__none_when_the_target_wants_none),
+		cmocka_unit_test(keepalive__one_per_queue_pair),
+		cmocka_unit_test(keepalive__refused_ends_the_client),
 		cmocka_unit_test(random__every_unit_once_in_order),
 	};
 

@@ -31,6 +31,9 @@ static struct rio_reply good_reply(void)
 		.allowed = RIO_NEED_WRITE | RIO_NEED_READ,
 		.base = 0x7f0000000000ull,
 		.length = 1 << 20,
+		.alive_s = 30,
+		.alive_rkey = 0x5678,
+		.alive_addr = 0x7f0000100000ull,
 	};
 	return r;
 }
@@ -118,6 +121,37 @@ static void reply__round_trip(void **state)
 	assert_int_equal(out.allowed, r.allowed);
 	assert_true(out.base == r.base);
 	assert_true(out.length == r.length);
+	assert_int_equal(out.alive_s, r.alive_s);
+	assert_int_equal(out.alive_rkey, r.alive_rkey);
+	assert_true(out.alive_addr == r.alive_addr);
+	/* The keepalive's fields, big-endian, after version 4's. */
+	assert_int_equal(buf[39], 30);
+	assert_int_equal(buf[42], 0x56);
+	assert_int_equal(buf[43], 0x78);
+	assert_int_equal(buf[46], 0x7f);
+	assert_int_equal(buf[49], 0x10);
+	/* A version 4 reply's length is too short for this version. */
+	assert_int_equal(rio_reply_decode(buf, 36, &out), -EPROTO);
+}
+
+/* A target's reply that would have the client write its keepalives
+ * nowhere, or less than once an hour, is not a librdmaio target's. */
+static void check__rejects_bad_keepalive(void **state)
+{
+	struct rio_reply r = good_reply();
+
+	(void)state;
+	r.alive_addr = 0;
+	log_capture_reset();
+	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -EPROTO);
+	assert_true(log_capture_has("target h:1 sent an invalid keepalive"));
+	r = good_reply();
+	r.alive_s = RIO_STALL_MAX_S + 1;
+	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -EPROTO);
+	/* A target with a runtime asks for none. */
+	r.alive_s = 0;
+	r.alive_addr = 0;
+	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), 0);
 }
 
 static void judge__accepts_fitting_client(void **state)
@@ -216,6 +250,13 @@ static void check__refusal_names_cause_and_fix(void **state)
 	assert_true(
 		log_capture_has("serves only 8-byte atomics and RDMA READ"));
 
+	/* A client tells this one only once it gave up retrying. */
+	r.status = RIO_STATUS_BUSY;
+	log_capture_reset();
+	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -ECONNREFUSED);
+	assert_true(log_capture_has("target h:1 stayed busy"));
+	assert_true(log_capture_has("drops after 10 s"));
+
 	r.status = 999;
 	log_capture_reset();
 	assert_int_equal(rio_reply_check(&r, &hello, "h:1"), -ECONNREFUSED);
@@ -298,6 +339,7 @@ int main(void)
 		cmocka_unit_test(check__refusal_names_cause_and_fix),
 		cmocka_unit_test(check__rejects_bad_region),
 		cmocka_unit_test(check__send_ignores_region),
+		cmocka_unit_test(check__rejects_bad_keepalive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

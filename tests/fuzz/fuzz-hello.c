@@ -2,8 +2,9 @@
 /*
  * librdmaio's handshake decoders on any bytes a peer may send: no crash, a
  * decoded message encodes back to the bytes it came from (the fields it
- * carries), and a hello the target accepts gets a non-empty window
- * inside the region it offers.
+ * carries), a hello the target accepts gets a non-empty window inside the
+ * region it offers, and a reply the client accepts has it send keepalives
+ * to a word, within the range of stall_timeout.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rio_log.h"
+#include "alive.h"
 #include "proto.h"
+#include "rio_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -81,6 +83,13 @@ static void reply(const uint8_t *data, size_t size)
 		     r.length ||
 	     rio_wrap(r.length + 4095, h.max_bs, r.length) + h.max_bs >
 		     r.length))
+		abort();
+	/* Keepalives go to a word, no rarer than a quarter of the longest
+	 * stall_timeout (none when the target wants none). */
+	if (rio_reply_check(&r, &h, "fuzz") == 0 &&
+	    ((r.alive_s && !r.alive_addr) ||
+	     rio_alive_every_ms(r.alive_s) >
+		     RIO_STALL_MAX_S * 1000L / RIO_ALIVE_PER_STALL))
 		abort();
 	(void)rio_status_str(r.status);
 	(void)rio_need_str(r.allowed);

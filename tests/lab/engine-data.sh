@@ -6,7 +6,7 @@
 # completion counts agree on both sides; numjobs, qps and IPv6; the atomics'
 # results read back from the target's memory; I/O buffers in huge pages;
 # use_events clients through fio's thinktime; an auto target's busy poll
-# ends with its last sender.
+# ends with its last sender; keepalives keep a target's live clients.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -371,6 +371,50 @@ idle() {
 }
 check "an auto target spins while a sender is connected and stops once it has gone" idle
 sed 's/^/# /' "$tmp/idle.cpu" 2>/dev/null
+
+# A target without runtime ends a client that sends no keepalive for its
+# stall_timeout (engine-errors.sh); clients that do I/O, whatever the verb
+# and whether they poll or sleep on events, and one that thinks for less
+# than that, are kept: each pair runs well past its target's stall_timeout,
+# one-sided verbs included, which the target's CPU never sees.
+keepalives() {
+	local p=7640 E=(--ioengine=external:"$SO")
+	local C=(--hostname="$IP" --connect_timeout=60)
+	local T=(--size=1m --stall_timeout=2)
+	timeout 120 fio --output-format=json --output="$tmp/alive.json" \
+		--name=t-write "${E[@]}" --listen --port=$p "${T[@]}" \
+		--name=write "${E[@]}" "${C[@]}" --port=$p --rw=randwrite \
+		--bs=4k --size=1m --time_based --runtime=6 \
+		--name=t-read "${E[@]}" --listen --port=$((p + 1)) --verb=read \
+		--use_events=1 "${T[@]}" \
+		--name=read "${E[@]}" "${C[@]}" --port=$((p + 1)) --verb=read \
+		--rw=randread --bs=4k --size=1m --time_based --runtime=6 \
+		--use_events=1 \
+		--name=t-send "${E[@]}" --listen --port=$((p + 2)) --verb=send \
+		--bs=4k --iodepth=16 "${T[@]}" \
+		--name=send "${E[@]}" "${C[@]}" --port=$((p + 2)) --verb=send \
+		--rw=write --bs=4k --size=1m --iodepth=8 --time_based --runtime=6 \
+		--name=t-think "${E[@]}" --listen --port=$((p + 3)) --size=1m \
+		--stall_timeout=3 \
+		--name=think "${E[@]}" "${C[@]}" --port=$((p + 3)) --rw=write \
+		--bs=4k --size=1m --iodepth=1 --number_ios=6 --thinktime=1s \
+		--thinktime_blocks=1 2>"$tmp/alive.err"
+	local rc=$?
+	grep rdmaio "$tmp/alive.err"
+	[ $rc -eq 0 ] || return 1
+	python3 - "$tmp/alive.json" <<'PY'
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+ok = True
+for name, j in sorted(jobs.items()):
+    moved = j["read"]["io_bytes"] + j["write"]["io_bytes"]
+    print("%s: error %d, %d bytes, %.1f s" % (name, j["error"], moved, j["job_runtime"] / 1000))
+    ok &= j["error"] == 0 and (name.startswith("t-") or moved > 0)
+ok &= jobs["think"]["write"]["io_bytes"] == 6 * 4096
+sys.exit(0 if ok else 1)
+PY
+}
+check "keepalives: WRITE, READ with use_events, SEND and a thinking client outlive their targets' stall_timeout" keepalives
 
 # Every other feature in one fio run (fio starts slowly under emulation):
 # twelve target/client pairs side by side on their own ports, sleeping on

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 SO=$PWD/build/librdmaio.so
 IP=$RDMAIO_SERVER_IP
 E=(--ioengine=external:"$SO")
+rogue=$PWD/build/tests/engine/rogue-client
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -244,17 +245,16 @@ check "a target sharing runtime and thinktime=2ms with its client" \
 # target registers each connection's window as its own MR, so the device
 # refuses the write (remote access error) instead of letting it land in
 # another client's bytes. Inside the window the same write lands.
-rogue=$PWD/build/tests/engine/rogue-client
 window() {
 	local i rc
 	timeout -k 5 60 fio --name=target "${E[@]}" --listen --port=7619 \
 		--verb=write --size=2m --clients=2 >/dev/null 2>&1 &
 	local tpid=$!
 	for i in $(seq 100); do
-		"$rogue" "$IP" 7619 0 1048576 4096 2>/dev/null && break
+		"$rogue" "$IP" 7619 window 0 1048576 4096 2>/dev/null && break
 		sleep 0.2
 	done
-	"$rogue" "$IP" 7619 0 1048576 1048576
+	"$rogue" "$IP" 7619 window 0 1048576 1048576
 	rc=$?
 	wait $tpid
 	return $rc
@@ -282,25 +282,250 @@ target_dies() {
 check_fails "target dies mid-run" 1 \
 	"198.18.0.1:7607 (went away mid-run|failed: transport retry)" target_dies
 
-# A client speaking another protocol (fio's own rdma engine) is refused
-# with a message and the target ends. (fio's rdma client itself never
-# gives up after a reject: it is cut short by timeout.)
+# listening PORT: waits until a target listens on PORT (30 s at most).
+listening() {
+	local i
+	for i in $(seq 1 300); do
+		rdma resource show cm_id | grep -q "state LISTEN .*:$1 " && return 0
+		sleep 0.1
+	done
+	echo "nothing listens on port $1 after 30 s"
+	return 1
+}
+# rc_qps N: waits until N RC queue pairs of fio are in RTS (30 s at most).
+rc_qps() {
+	local i
+	for i in $(seq 1 300); do
+		[ "$(rdma resource show qp | grep -c 'type RC .*state RTS.* comm fio')" -ge "$1" ] &&
+			return 0
+		sleep 0.1
+	done
+	echo "fewer than $1 connected queue pairs after 30 s"
+	return 1
+}
+refusals() {
+	grep -c "target job: refused peer $IP:[0-9]*: it does not speak the rdmaio protocol" "$1"
+}
+
+# Peers that are no librdmaio client come first, one after the other: fio's
+# own rdma engine (whose client never gives up after a reject: timeout cuts
+# it short), rping, and a raw rdma_cm request whose private data is no
+# hello. Each is refused with a line naming its address, none counts
+# against clients=1 (the target still runs after them), and the real
+# client that comes next is served and ends the target.
 foreign() {
-	local rc
-	timeout 60 fio --name=target "${E[@]}" --listen --port=7608 \
+	local port=7608 rc crc n0 n1 n2 n3
+	timeout -k 5 120 fio --name=target "${E[@]}" --listen --port=$port \
 		--size=1m >"$tmp/foreign.out" 2>&1 &
 	local tpid=$!
-	sleep 5
+	listening $port || return 1
 	timeout 20 fio --name=fiordma --ioengine=rdma --hostname="$IP" \
-		--port=7608 --verb=write --rw=write --bs=4k --size=64k \
+		--port=$port --verb=write --rw=write --bs=4k --size=64k \
 		>/dev/null 2>&1
+	sleep 0.5
+	n1=$(refusals "$tmp/foreign.out")
+	timeout 20 rping -c -a "$IP" -p $port -C 1
+	sleep 0.5
+	n2=$(refusals "$tmp/foreign.out")
+	timeout 20 "$rogue" "$IP" $port garbage
+	sleep 0.5
+	n3=$(refusals "$tmp/foreign.out")
+	n0=$(kill -0 $tpid 2>/dev/null && echo running || echo ended)
+	client --port=$port --connect_timeout=30 --rw=write --bs=4k --size=1m \
+		>"$tmp/foreign.client" 2>&1
+	crc=$?
 	wait $tpid
 	rc=$?
 	cat "$tmp/foreign.out"
+	echo "refusals after fio rdma: $n1, rping: $n2, garbage: $n3; then the target had $n0; real client exit $crc, target exit $rc" |
+		tee "$tmp/foreign.sum"
+	[ "$n1" -ge 1 ] && [ "$n2" -gt "$n1" ] && [ "$n3" -gt "$n2" ] &&
+		[ "$n0" = running ] && [ $crc -eq 0 ] || return 4
 	return $rc
 }
-check_fails "fio rdma client against a librdmaio target" 0 \
-	"client 198.18.0.1:[0-9]+ does not speak the rdmaio protocol" foreign
+check_fails "peers that speak no rdmaio (fio rdma, rping, garbage) are refused, uncounted; the real client is served" 0 \
+	"target job: refused peer 198.18.0.1:[0-9]+: it does not speak the rdmaio protocol .*it does not count against clients=1" \
+	foreign
+sed 's/^/# /' "$tmp/foreign.sum" 2>/dev/null
+
+# A peer that sends a valid hello and then never completes the connection,
+# as a process stopped right after connecting would (rogue-client reads no
+# event for 14 s, so librdmacm sends no RTU), holds the only slot of a
+# target with clients=1. A real client meanwhile is told busy and retries
+# past its connect_timeout=5; after 10 s the target drops the peer,
+# uncounted, serves the client and ends.
+halfway() {
+	local port=7621 rc crc rrc t0 took
+	timeout -k 5 120 fio --name=target "${E[@]}" --listen --port=$port \
+		--size=1m >"$tmp/halfway.out" 2>&1 &
+	local tpid=$!
+	listening $port || return 1
+	timeout 60 "$rogue" "$IP" $port halfway 14 >"$tmp/halfway.rogue" 2>&1 &
+	local rpid=$!
+	sleep 1
+	t0=$SECONDS
+	client --port=$port --connect_timeout=5 --rw=write --bs=4k --size=1m \
+		>"$tmp/halfway.client" 2>&1
+	crc=$?
+	took=$((SECONDS - t0))
+	wait $tpid
+	rc=$?
+	wait $rpid
+	rrc=$?
+	cat "$tmp/halfway.out" "$tmp/halfway.rogue"
+	grep rdmaio "$tmp/halfway.client"
+	echo "the real client ended after $took s, exit $crc; the peer's exit $rrc; the target's $rc" |
+		tee "$tmp/halfway.sum"
+	[ $crc -eq 0 ] && [ $rrc -eq 0 ] && [ $took -ge 7 ] && [ $took -lt 40 ] ||
+		return 4
+	return $rc
+}
+check_fails "a hello never completed is dropped after 10 s, uncounted; a client told busy meanwhile is served" 0 \
+	"target job: client 198.18.0.1:[0-9]+ sent a hello but did not complete the connection within 10 s; dropped it, and it does not count against clients=1" \
+	halfway
+sed 's/^/# /' "$tmp/halfway.sum" 2>/dev/null
+
+# Forged hellos of the next protocol version while a real client is served
+# (clients=2): the first takes the free slot (a refused client came and
+# went), the second finds none; the target goes on serving its client and
+# ends only when it has gone. Before, any refusal counted, and a forged
+# hello (or an rping) at a target with clients=1 ended it mid-run.
+forged() {
+	local port=7622 rc crc
+	timeout -k 5 120 fio --name=target "${E[@]}" --listen --port=$port \
+		--size=1m --clients=2 >"$tmp/forged.out" 2>&1 &
+	local tpid=$!
+	listening $port || return 1
+	timeout -k 5 90 fio --name=client "${E[@]}" --hostname="$IP" \
+		--port=$port --connect_timeout=30 --rw=randwrite --bs=4k \
+		--size=1m --time_based --runtime=8 >"$tmp/forged.client" 2>&1 &
+	local cpid=$!
+	rc_qps 2 || return 1
+	timeout 20 "$rogue" "$IP" $port version
+	timeout 20 "$rogue" "$IP" $port version
+	local mid=ended
+	kill -0 $tpid 2>/dev/null && mid=running
+	wait $cpid
+	crc=$?
+	wait $tpid
+	rc=$?
+	cat "$tmp/forged.out"
+	grep -E "rdmaio|err=" "$tmp/forged.client"
+	echo "after the forged hellos the target had $mid; client exit $crc, target exit $rc" |
+		tee "$tmp/forged.sum"
+	grep -q "client 198.18.0.1:[0-9]* speaks rdmaio protocol version 6" "$tmp/forged.out" &&
+		[ $mid = running ] && [ $crc -eq 0 ] || return 4
+	return $rc
+}
+check_fails "forged hellos of another version take only a free slot and cannot end a target that serves" 0 \
+	"rogue-client: RDMA_CM_EVENT_REJECTED, reply status: target already serves all its clients" \
+	forged
+sed 's/^/# /' "$tmp/forged.sum" 2>/dev/null
+
+# A target without runtime ends a connected client that sends no keepalive
+# for its stall_timeout, naming it, and fails (fio exits 1: a client's run
+# was cut short, its figures are no clean run's). The peer: a raw rdma_cm
+# client that connects properly and then does nothing.
+silent_peer() {
+	local port=7623 rc rrc
+	timeout -k 5 60 fio --name=target "${E[@]}" --listen --port=$port \
+		--size=1m --stall_timeout=3 >"$tmp/silent.out" 2>&1 &
+	local tpid=$!
+	listening $port || return 1
+	timeout 30 "$rogue" "$IP" $port silent 20 >"$tmp/silent.rogue" 2>&1
+	rrc=$?
+	wait $tpid
+	rc=$?
+	cat "$tmp/silent.out" "$tmp/silent.rogue"
+	echo "target exit $rc; $(tail -n 1 "$tmp/silent.rogue"), exit $rrc" |
+		tee "$tmp/silent.sum"
+	# 3 s, and the target's look every 0.1 s; 6 s leaves room for TCG.
+	grep -Eq "DISCONNECTED after [345]\.[0-9] s" "$tmp/silent.rogue" &&
+		[ $rrc -eq 0 ] || return 4
+	return $rc
+}
+check_fails "a connected peer that sends no keepalive is ended after the target's stall_timeout" 1 \
+	"target job: client 198.18.0.1:[0-9]+ sent no keepalive for stall_timeout=3 s: .*ended its connection" \
+	silent_peer
+sed 's/^/# /' "$tmp/silent.sum" 2>/dev/null
+
+# A real client whose process stops (SIGSTOP) once connected: the target
+# ends its connection after stall_timeout=3, names it and exits 1. Resumed,
+# the client finds its target gone and fails within seconds; nothing hangs.
+stopped_client() {
+	local port=7624 rc crc i job= t0 took
+	timeout -k 5 60 fio --name=target "${E[@]}" --listen --port=$port \
+		--size=1m --stall_timeout=3 >"$tmp/stopped.out" 2>&1 &
+	local tpid=$!
+	listening $port || return 1
+	fio --name=client "${E[@]}" --hostname="$IP" --port=$port \
+		--connect_timeout=30 --rw=write --bs=4k --size=1m --time_based \
+		--runtime=60 >"$tmp/stopped.client" 2>&1 &
+	local cpid=$!
+	# fio's job process (a child of fio) holds the connection.
+	for i in $(seq 1 300); do
+		job=$(pgrep -P $cpid | head -n 1)
+		[ -n "$job" ] &&
+			rdma resource show qp | grep -q "type RC .*state RTS.* pid $job comm fio" &&
+			break
+		sleep 0.1
+	done
+	[ -n "$job" ] || return 1
+	sleep 1
+	kill -STOP "$job"
+	t0=$SECONDS
+	wait $tpid
+	rc=$?
+	took=$((SECONDS - t0))
+	kill -CONT "$job"
+	t0=$SECONDS
+	for i in $(seq 1 300); do
+		kill -0 $cpid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $cpid 2>/dev/null; then
+		echo "the client still runs 30 s after it was resumed"
+		kill -KILL "$job" $cpid
+	fi
+	wait $cpid
+	crc=$?
+	cat "$tmp/stopped.out"
+	grep -E "rdmaio|err=" "$tmp/stopped.client"
+	echo "the target ended $took s after the client stopped, exit $rc; the client $((SECONDS - t0)) s after it resumed, exit $crc" |
+		tee "$tmp/stopped.sum"
+	[ $took -lt 10 ] && [ $crc -eq 1 ] || return 4
+	return $rc
+}
+check_fails "a client stopped mid-run: the target ends it after stall_timeout, naming it" 1 \
+	"target job: client 198.18.0.1:[0-9]+ sent no keepalive for stall_timeout=3 s: .*ended its connection" \
+	stopped_client
+sed 's/^/# /' "$tmp/stopped.sum" 2>/dev/null
+
+# fio's thinktime calls nothing: a client that thinks longer than its
+# target's stall_timeout sends no keepalive meanwhile and is ended; its next
+# I/O fails. (engine-data.sh: one that thinks less is kept.)
+thinker() {
+	local port=7625 rc crc
+	timeout -k 5 60 fio --name=target "${E[@]}" --listen --port=$port \
+		--size=1m --stall_timeout=3 >"$tmp/thinker.out" 2>&1 &
+	local tpid=$!
+	listening $port || return 1
+	client --port=$port --connect_timeout=30 --rw=write --bs=4k --size=1m \
+		--iodepth=1 --thinktime=6s --thinktime_blocks=1 --number_ios=3 \
+		>"$tmp/thinker.client" 2>&1
+	crc=$?
+	wait $tpid
+	rc=$?
+	cat "$tmp/thinker.out"
+	grep -E "rdmaio|err=" "$tmp/thinker.client"
+	echo "client exit $crc, target exit $rc" | tee "$tmp/thinker.sum"
+	[ $crc -eq 1 ] || return 4
+	return $rc
+}
+check_fails "a client that thinks longer than its target's stall_timeout is ended" 1 \
+	"target job: client 198.18.0.1:[0-9]+ sent no keepalive for stall_timeout=3 s" \
+	thinker
+sed 's/^/# /' "$tmp/thinker.sum" 2>/dev/null
 
 # The sanitizer build in a real run: any ASan/UBSan report fails it.
 san() {
