@@ -133,7 +133,9 @@ static void mount_opt__whole_keys_only(void **state)
  * refused rather than cut. */
 static void find_id__mountinfo_fields(void **state)
 {
-	char root[64], path[128], longmp[1100];
+	/* Longer than any mountpoint an entry holds (PATH_MAX). */
+	static char longmp[sizeof(((struct rc_mount_ent *)0)->mountpoint) + 100];
+	char root[64], path[128];
 	struct rc_mount_ent m;
 	FILE *f;
 
