@@ -91,17 +91,25 @@ test: ensure-deps
 	@$(MAKE) --no-print-directory all
 	@tests/run
 
+# The settings reach the scripts through the environment (target-specific
+# exports), never as text of a recipe: a SERVER holding shell syntax would
+# otherwise run in make's shell, as root, before the script could refuse it.
+DEMO_VARS = LAB HOSTS DEV SERVER SERVER_IP SERVER_DIR
+$(foreach v,$(DEMO_VARS),$(eval demo: export $(v) := $$($(v))))
+demo: export DEMO_FULL = $(FULL)
+demo: export DEMO_ASYNC = $(ASYNC)
 demo: ensure-deps
 	@$(MAKE) --no-print-directory all
-	@LAB=$(LAB) HOSTS=$(HOSTS) DEV=$(DEV) SERVER=$(SERVER) SERVER_IP=$(SERVER_IP) \
-		SERVER_DIR=$(SERVER_DIR) DEMO_FULL=$(FULL) DEMO_ASYNC=$(ASYNC) scripts/demo
+	@scripts/demo
 
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio, in one
 # lab guest unless BENCH_HOSTS=2 (between two, latency is the emulated link's:
 # milliseconds; engine/README.md, "Performance").
 BENCH_HOSTS ?= 1
+$(foreach v,LAB DEV SERVER,$(eval bench: export $(v) := $$($(v))))
+bench: export HOSTS = $(BENCH_HOSTS)
 bench: all
-	@LAB=$(LAB) HOSTS=$(BENCH_HOSTS) DEV=$(DEV) SERVER=$(SERVER) scripts/bench
+	@scripts/bench
 
 # Also a benchmark: whether WRITE bandwidth swings are the engine's or the
 # host's (second-by-second samples of perftest and librdmaio, alternated),
