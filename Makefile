@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench bench-steady bench-profile install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -103,13 +103,25 @@ demo: ensure-deps
 	@scripts/demo
 
 # A benchmark, not a test: perftest vs fio's rdma engine vs librdmaio, in one
-# lab guest unless BENCH_HOSTS=2 (between two, latency is the emulated link's:
-# milliseconds; engine/README.md, "Performance").
+# lab guest whose clock counts instructions (BENCH_EXACT=0: real time, where
+# BENCH_HOSTS=2 puts the servers on a second guest; between two, latency is
+# the emulated link's: milliseconds; engine/README.md, "Performance").
+# bench-exact runs the figures FIGURE names (ids, comma-separated: make
+# bench-exact FIGURE=list shows them), one round unless BENCH_ROUNDS says.
 BENCH_HOSTS ?= 1
-$(foreach v,LAB DEV SERVER,$(eval bench: export $(v) := $$($(v))))
-bench: export HOSTS = $(BENCH_HOSTS)
+BENCH_VARS = LAB DEV SERVER BENCH_HOSTS BENCH_EXACT
+$(foreach v,$(BENCH_VARS),$(eval bench bench-exact: export $(v) := $$($(v))))
+bench-exact: export BENCH_ONLY = $(FIGURE)
 bench: all
 	@scripts/bench
+bench-exact: all
+	@scripts/bench --exact-figure
+
+# Two bench results figure by figure: faster, slower or the same (exact lab).
+bench-compare: export OLD := $(OLD)
+bench-compare: export NEW := $(NEW)
+bench-compare:
+	@scripts/bench-compare.py "$$OLD" "$$NEW"
 
 # Also a benchmark: whether WRITE bandwidth swings are the engine's or the
 # host's (second-by-second samples of perftest and librdmaio, alternated),
