@@ -79,4 +79,7 @@ check_fails "--hosts takes 1 or 2" 125 'hosts must be 1 or 2' lab/run --hosts 3 
 check_fails "--timeout takes seconds" 125 'timeout must be a positive number' lab/run --timeout soon -- true
 check_fails "a command is required" 125 'no command given' lab/run --softroce
 check_fails "unknown options are refused" 125 "unknown option '--bogus'" lab/run --bogus -- true
+check_fails "--exact with two hosts is refused, saying why" 125 \
+	"--exact runs one guest: two instruction-counted guests keep separate clocks" \
+	lab/run --exact --hosts 2 -- true
 done_testing
