@@ -47,6 +47,10 @@ const char *rio_cm_hint(enum rdma_cm_event_type event, int status)
 {
 	switch (event) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
+		/* The kernel's own resolve timeout: no neighbour answered
+		 * (the same as the engine's wait running out first). */
+		if (status == -ETIMEDOUT)
+			return "did not resolve to a hardware address: nothing answers on that network, or its netdev has no RDMA device; check hostname= or " RIO_SOFTROCE_HINT;
 		return "no RDMA device reaches this address; " RIO_SOFTROCE_HINT;
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 		return "no route to the address over an RDMA device; check the address and the netdev's routes";

@@ -49,6 +49,11 @@ static void wc__truncates_safely(void **state)
 static void cm__hints(void **state)
 {
 	(void)state;
+	/* The kernel's resolve timeout: nobody answered, said as when the
+	 * engine's own wait runs out first. */
+	assert_non_null(
+		strstr(rio_cm_hint(RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT),
+		       "did not resolve to a hardware address"));
 	assert_non_null(strstr(rio_cm_hint(RDMA_CM_EVENT_ADDR_ERROR, -19),
 			       "rdma link add"));
 	assert_non_null(strstr(rio_cm_hint(RDMA_CM_EVENT_REJECTED, 8),
