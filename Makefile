@@ -107,11 +107,13 @@ demo: ensure-deps
 # BENCH_HOSTS=2 puts the servers on a second guest; between two, latency is
 # the emulated link's: milliseconds; engine/README.md, "Performance").
 # bench-exact runs the figures FIGURE names (ids, comma-separated: make
-# bench-exact FIGURE=list shows them), one round unless BENCH_ROUNDS says.
+# bench-exact FIGURE=list shows them), one round unless BENCH_ROUNDS says;
+# PERF=1 samples each run with perf (results/profile-TIME/).
 BENCH_HOSTS ?= 1
 BENCH_VARS = LAB DEV SERVER BENCH_HOSTS BENCH_EXACT
 $(foreach v,$(BENCH_VARS),$(eval bench bench-exact: export $(v) := $$($(v))))
 bench-exact: export BENCH_ONLY = $(FIGURE)
+bench-exact: export PERF := $(PERF)
 bench: all
 	@scripts/bench
 bench-exact: all

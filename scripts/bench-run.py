@@ -54,7 +54,13 @@ RDMAIO_LAB_EXACT; BENCH_STAMP (the result's time, from the host: see main);
 BENCH_SECONDS (default 4 exact, 5 otherwise), BENCH_ROUNDS
 (default 3 exact, 5 otherwise), BENCH_CLIENT_CPU, BENCH_EVENTS (1: sleep on
 events outside the exact lab too), BENCH_ONLY (metric ids, comma-separated:
-only those rows, as `make bench-exact FIGURE=...` runs them).
+only those rows, as `make bench-exact FIGURE=...` runs them); BENCH_PERF_DIR
+(a folder: every fio and perftest run is sampled with `perf record -a`, both
+sides and the kernel, and its reports written there, as `make bench-exact
+PERF=1` asks; in the exact lab perf's cpu-clock ticks with the instruction
+clock, so the profiles repeat as the figures do, though a symbol's share in
+a loop that repeats exactly may be perf's lock-step, not the loop's:
+lab/README.md, "Exact"; its figures are not judged).
 """
 import ctypes
 import datetime
@@ -145,6 +151,50 @@ CPU = client_cpu()
 PIN = [f"--cpus_allowed={CPU}"] if CPU else []
 
 
+# Profiles (BENCH_PERF_DIR): where the row and round being run are kept, to
+# name each run's profile.
+PERF_DIR = os.environ.get("BENCH_PERF_DIR", "")
+NOW = {"row": "", "round": 0}
+
+
+class Sampled:
+    """perf record -a over one run: from before its start to after its end.
+    The workload perf starts marks that recording is on (perf takes a while
+    to start under emulation); the run waits for the mark."""
+
+    def __init__(self, tool):
+        self.base = os.path.join(PERF_DIR, f"{NOW['row']}-r{NOW['round']}-{tool}")
+        self.perf = None
+
+    def __enter__(self):
+        if not PERF_DIR:
+            return self
+        mark = self.base + ".on"
+        self.perf = subprocess.Popen(
+            ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-a", "-g",
+             "-o", self.base + ".data", "--", "sh", "-c",
+             'echo >"$0"; exec sleep 100000', mark],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(600):
+            if os.path.exists(mark) or self.perf.poll() is not None:
+                break
+            subprocess.run(["sleep", "0.1"])
+        return self
+
+    def __exit__(self, *exc):
+        if not self.perf:
+            return False
+        self.perf.send_signal(signal.SIGINT)
+        self.perf.wait()
+        with open(self.base + ".txt", "w") as out:
+            for sort, limit in (("comm,dso", "0.5"), ("comm,dso,sym", "0.4")):
+                subprocess.run(["perf", "report", "-i", self.base + ".data", "--stdio",
+                                "--no-children", "-g", "none", "--sort", sort,
+                                "--percent-limit", limit], stdout=out,
+                               stderr=subprocess.DEVNULL)
+        return False
+
+
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
@@ -164,7 +214,8 @@ def perftest(tool, *args):
     cmd = ["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
            IP, tool, "-d", DEV, *PT_CM, *args]
     env = dict(os.environ, PERFTEST_CLIENT_CPU=CPU or "", PERFTEST_SERVER_EXEC=EXEC)
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with Sampled(tool):
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode:
         log(f"bench: {tool} failed: {p.stderr.strip()[-300:]}")
     PT_RUNS[key] = None if p.returncode else p.stdout
@@ -240,7 +291,9 @@ def fio(*jobs, server=None, head_start=0):
     # Files, not pipes: fio's job processes run in their own session, so a
     # timeout kills only the parent and a child still holding a pipe would
     # keep us waiting for its end of file forever (stop_strays ends them).
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    tool = "fio_rdma" if "--ioengine=rdma" in jobs[-1] else "librdmaio"
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err, \
+            Sampled(tool):
         p = subprocess.run(argv, stdout=out, stderr=err, text=True)
         out.seek(0)
         err.seek(0)
@@ -572,6 +625,7 @@ def main():
     for rnd in range(1, ROUNDS + 1):
         PT_RUNS.clear()
         for rid, name, fn, arg, _ in ms:
+            NOW.update(row=rid, round=rnd)
             log(f"bench: round {rnd}/{ROUNDS}: {name}, {SECS} s each")
             for acc, v in zip(samples[rid], fn(arg)):
                 acc.append(v)
