@@ -21,6 +21,15 @@ it has, with fio's total latency (lat) for both fio engines. Multi-QP:
 ib_write_bw -q 4 against four fio jobs of one queue pair each, and against one
 job with qps=4.
 
+fio's own part. An I/O of librdmaio is also one of fio's: fio's loop, its
+clock reads and its accounting, whatever the engine. The rows judged with
+fio's defaults (message rate and latency) run fio once more with the null
+engine and the client's options (fio_null, per I/O; with SEND on one host
+the target's reads too, a fio job's on the same CPU) and judge librdmaio's
+share as well: its time per message less fio's own, against perftest's
+whole time per message ("perftest_less_fio": what the engine and the verbs
+add is no more than perftest's loop).
+
 In the exact lab (lab/run --exact, RDMAIO_LAB_EXACT=1; make bench's default)
 the guest's clock counts instructions, so figures repeat to about 1 % and
 three rounds judge a goal. It has one CPU, where two sides that both
@@ -291,7 +300,8 @@ def fio(*jobs, server=None, head_start=0):
     # Files, not pipes: fio's job processes run in their own session, so a
     # timeout kills only the parent and a child still holding a pipe would
     # keep us waiting for its end of file forever (stop_strays ends them).
-    tool = "fio_rdma" if "--ioengine=rdma" in jobs[-1] else "librdmaio"
+    tool = ("fio_rdma" if "--ioengine=rdma" in jobs[-1] else
+            "fio_null" if "--ioengine=null" in jobs[-1] else "librdmaio")
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err, \
             Sampled(tool):
         p = subprocess.run(argv, stdout=out, stderr=err, text=True)
@@ -382,6 +392,45 @@ def fio_rdma(verb, bs, depth, timing, *extra):
     return job_stats(fio(client, server=server, head_start=2), "client")
 
 
+# One round's null-engine runs by options (cleared with PT_RUNS): the rows
+# of one size and direction share one.
+NULL_RUNS = {}
+
+
+def fio_null(ddir, bs, depth, timing, *extra):
+    """fio's own cost of one I/O (us): the null engine with the client's
+    options; None when it failed."""
+    key = (ddir, bs, depth, *timing, *extra)
+    if key not in NULL_RUNS:
+        job = [f"--name={ddir}-null", "--ioengine=null", f"--rw={ddir}", f"--bs={bs}",
+               f"--size={run_size(bs, depth)}", f"--iodepth={depth}", *timing, *PIN,
+               *extra]
+        st = job_stats(fio(job), f"{ddir}-null")
+        NULL_RUNS[key] = mean_us_of_rate(st, ddir)
+    return NULL_RUNS[key]
+
+
+def fio_null_of(verb, bs, depth):
+    """fio's own time per message: the client's I/O, and with SEND on one
+    host the target's as well (each message is one of its reads there, on
+    the same CPU). At depth 1 the null engine completes in its queue hook,
+    fio's synchronous path, a little shorter than an engine's queue, commit
+    and getevents: there the share left to librdmaio is, if anything, too
+    large."""
+    null = fio_null("read" if verb == "read" else "write", bs, depth, BW_TIME)
+    if verb == "send" and not EXEC and null is not None:
+        target = fio_null("read", bs, max(depth * 2, RX_DEPTH), BW_TIME)
+        null = None if target is None else null + target
+    return null
+
+
+def rate_less(rate, null_us):
+    """A message rate (Mpps) with fio's own time per I/O taken out."""
+    if not rate or not null_us or 1 / rate <= null_us:
+        return None
+    return 1 / (1 / rate - null_us)
+
+
 def ratio(a, b):
     return round(a / b, 3) if a and b else None
 
@@ -467,7 +516,11 @@ def rate_samples(arg):
     # requests: "send wr 10 not found", then SIGSEGV; fio 3.33): it runs in
     # the rows of fio's defaults, like with like.
     rf = None if canned else mpps(fio_rdma(verb, bs, RATE_DEPTH, BW_TIME), "write")
-    return pt, rf, mpps(job, ddir)
+    lib = mpps(job, ddir)
+    if canned:
+        return pt, rf, lib, None, None
+    null = fio_null_of(verb, bs, RATE_DEPTH)
+    return pt, rf, lib, null, rate_less(lib, null)
 
 
 def lat_samples(verb):
@@ -477,10 +530,13 @@ def lat_samples(verb):
     if verb == "read":
         typ = perftest_row(perftest("ib_read_lat", "-s", "8", "-n", "2000"), 8, PT_LAT_COL)
         job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat", LAT_TIME, poll=True)
-        return typ, None, p50_us(job, ddir)
+        return typ, None, p50_us(job, ddir), None, None
     job, ddir = librdmaio(verb, 8, 1, f"{verb}-lat", BW_TIME, poll=verb != "send")
     rate = perftest_row(pt_bw(verb, "-s", "8", "-t", "1", lib=(job, ddir)), 8, PT_RATE_COL)
-    return (1 / rate if rate else None), None, mean_us_of_rate(job, ddir)
+    lib = mean_us_of_rate(job, ddir)
+    null = fio_null_of(verb, 8, 1)
+    less = lib - null if lib and null and lib > null else None
+    return (1 / rate if rate else None), None, lib, null, less
 
 
 def fio_lat_samples(verb):
@@ -498,12 +554,18 @@ def fio_lat_samples(verb):
 PT_AT_LEAST = [{"against": "perftest", "want": ">=", "ratio": 1.00}]
 FIO_AT_LEAST = [{"against": "fio_rdma", "want": ">=", "ratio": 1.15}]
 BW_GOALS = PT_AT_LEAST + FIO_AT_LEAST
-RATE_DEFAULT_GOALS = [{"against": "perftest", "want": ">=", "ratio": 0.90}]
+# fio's own time per I/O taken out: the engine's share against perftest.
+SHARE_GOALS = [{"against": "perftest_less_fio", "want": ">=", "ratio": 1.00}]
+RATE_DEFAULT_GOALS = [{"against": "perftest", "want": ">=", "ratio": 0.90}] + SHARE_GOALS
 LAT_GOALS = [{"against": "perftest", "want": "<=", "ratio": 1.00}]
+LAT_SHARE_GOALS = [{"against": "perftest_less_fio", "want": "<=", "ratio": 1.00}]
 # Faster by 1.15x in latency is a ratio of at most 1 / 1.15.
 FIO_LAT_GOALS = [{"against": "fio_rdma", "want": "<=", "ratio": round(1 / 1.15, 3)}]
 QP_GOALS = [{"against": "perftest", "want": ">=", "ratio": 0.95}]
 TOOLS = ("perftest", "fio_rdma", "librdmaio")
+# Beside the tools' figures: fio's own time per I/O (null engine, us) and
+# librdmaio's figure with it taken out, where a row measures them.
+EXTRA = ("fio_null", "librdmaio_less_fio")
 VERBS = ("write", "read", "send")
 
 
@@ -531,7 +593,7 @@ def metrics():
     m += [("read-lat", "read latency 8 B p50 (us, full round trip)", lat_samples, "read",
            LAT_GOALS)]
     m += [(f"{v}-lat", f"{v} latency 8 B mean (us, 1 / message rate at depth 1)",
-           lat_samples, v, LAT_GOALS) for v in ("write", "send")]
+           lat_samples, v, LAT_GOALS + LAT_SHARE_GOALS) for v in ("write", "send")]
     # fio's own figure for both fio engines: submission and completion.
     m += [(f"{v}-lat-total", f"{v} latency 8 B p50 (us, fio total lat)", fio_lat_samples,
            v, FIO_LAT_GOALS) for v in VERBS]
@@ -553,15 +615,23 @@ def selected(ms, only):
 
 
 def row(rid, name, goals, samples):
-    figs = dict(zip(TOOLS, samples))
+    names = TOOLS + EXTRA
+    figs = dict(zip(names, tuple(samples) + ([],) * (len(names) - len(samples))))
     r = {"id": rid, "metric": name}
     r.update({t: median(figs[t]) for t in TOOLS})
     paired = {o: [ratio(a, b) for a, b in zip(figs["librdmaio"], figs[o])]
               for o in ("perftest", "fio_rdma")}
+    if any(v is not None for v in figs["librdmaio_less_fio"]):
+        # Only where measured: older readers see the rows they know.
+        r.update({t: median(figs[t]) for t in EXTRA})
+        paired["perftest_less_fio"] = [ratio(a, b) for a, b in
+                                       zip(figs["librdmaio_less_fio"], figs["perftest"])]
+    else:
+        del figs["fio_null"], figs["librdmaio_less_fio"]
     r["vs_perftest"] = median(paired["perftest"])
     r["vs_fio_rdma"] = median(paired["fio_rdma"])
     r["ratios"] = paired
-    r["goals"] = [judge(g, paired[g["against"]]) for g in goals]
+    r["goals"] = [judge(g, paired.get(g["against"], [])) for g in goals]
     r["samples"] = figs
     return r
 
@@ -580,11 +650,14 @@ def fmt_ratio(rs):
 
 def print_table(rows):
     print(f"{'metric':<64} {'perftest':>9} {'fio rdma':>9} {'librdmaio':>9} "
-          f"{'x perftest':>18} {'x fio rdma':>18}")
+          f"{'x perftest':>18} {'x fio rdma':>18} {'fio null':>9} {'less fio':>9} "
+          f"{'x perftest':>18}")
     for r in rows:
         print(f"{r['metric']:<64} {fmt(r['perftest']):>9} {fmt(r['fio_rdma']):>9} "
               f"{fmt(r['librdmaio']):>9} {fmt_ratio(r['ratios']['perftest']):>18} "
-              f"{fmt_ratio(r['ratios']['fio_rdma']):>18}")
+              f"{fmt_ratio(r['ratios']['fio_rdma']):>18} {fmt(r.get('fio_null')):>9} "
+              f"{fmt(r.get('librdmaio_less_fio')):>9} "
+              f"{fmt_ratio(r['ratios'].get('perftest_less_fio', [])):>18}")
     print(f"(clients pinned to CPU {CPU})" if CPU else "(clients not pinned)")
     print(f"(lab: {EMULATION}; " if LAB else "(", end="")
     print("sides that wait for a peer sleep on completion events)" if EVENTS
@@ -593,6 +666,8 @@ def print_table(rows):
           else "(one host: servers, targets and clients share it)")
     print(f"(figures: medians of {ROUNDS} rounds; x = librdmaio / other, the median of the "
           "rounds' paired ratios (lowest-highest); bandwidth: higher is better; latency: lower)")
+    print("(fio null: fio's own time per I/O, us, the null engine with the client's options; "
+          "less fio: librdmaio with that time taken out, and its x perftest)")
     print()
     print("goals (met: every round meets it; missed: none does; spread too wide: "
           "the rounds straddle it):")
@@ -621,13 +696,15 @@ def main():
             print(f"  {m[0]:<25} {m[1]}")
         return 0
     ms = selected(metrics(), only)
-    samples = {m[0]: ([], [], []) for m in ms}
+    samples = {m[0]: tuple([] for _ in TOOLS + EXTRA) for m in ms}
     for rnd in range(1, ROUNDS + 1):
         PT_RUNS.clear()
+        NULL_RUNS.clear()
         for rid, name, fn, arg, _ in ms:
             NOW.update(row=rid, round=rnd)
             log(f"bench: round {rnd}/{ROUNDS}: {name}, {SECS} s each")
-            for acc, v in zip(samples[rid], fn(arg)):
+            got = tuple(fn(arg))
+            for acc, v in zip(samples[rid], got + (None,) * (len(TOOLS + EXTRA) - len(got))):
                 acc.append(v)
     rows = [row(rid, name, goals, samples[rid]) for rid, name, _, _, goals in ms]
     print_table(rows)

@@ -40,8 +40,20 @@ assert r["vs_perftest"] == 1.1 and r["goals"][0]["verdict"] == "met", r
 r = b.row("m", "m", b.BW_GOALS, ([100, 50, 80, 60, 90], [None] * 5, [99, 60, 88, 70, 95]))
 assert r["goals"][0]["verdict"] == "spread too wide", r["goals"]
 assert r["goals"][1]["verdict"] == "not measured", r["goals"]'
+check "fio's own time per I/O is taken out of librdmaio's and judged against perftest's whole" bench_py '
+# 0.05 Mpps is 20 us a message; fio takes 4 of them: 16 us, 0.0625 Mpps.
+assert abs(b.rate_less(0.05, 4.0) - 0.0625) < 1e-9
+assert b.rate_less(0.05, 20.0) is None and b.rate_less(None, 4.0) is None
+g = b.SHARE_GOALS + b.RATE_DEFAULT_GOALS[:1]
+r = b.row("m", "m", g, ([0.06] * 5, [None] * 5, [0.05] * 5, [4.0] * 5, [0.0625] * 5))
+assert r["ratios"]["perftest_less_fio"] == [1.042] * 5, r["ratios"]
+assert [x["verdict"] for x in r["goals"]] == ["met", "missed"], r["goals"]
+assert r["fio_null"] == 4.0 and r["librdmaio_less_fio"] == 0.0625, r
+r = b.row("m", "m", g, ([0.06] * 5, [None] * 5, [0.05] * 5))
+assert "fio_null" not in r and "perftest_less_fio" not in r["ratios"], r
+assert r["goals"][0]["verdict"] == "not measured", r["goals"]'
 doc='
-rows = [b.row(i, n, goals, ([70.0] * 5, [60.0] * 5, [75.0] * 5))
+rows = [b.row(i, n, goals, ([70.0] * 5, [60.0] * 5, [75.0] * 5, [1.0] * 5, [80.0] * 5))
         for i, n, _, _, goals in b.metrics()]
 doc = {"kind": "rdmaio-bench/3", "time": "20261202T000000Z", "device": "fake0",
        "server_ip": "192.0.2.1", "seconds_per_test": 5, "rounds": 5, "verdict_rounds": 5,
@@ -53,7 +65,7 @@ doc = {"kind": "rdmaio-bench/3", "time": "20261202T000000Z", "device": "fake0",
        "fio": "fio-3.33", "kernel": "6.1", "rows": rows}'
 check "a bench document is valid against its schema, every metric with its goals" bench_py "$doc
 b.validate(doc)
-assert len(rows) == 23 and sum(len(r['goals']) for r in rows) == 31, len(rows)
+assert len(rows) == 23 and sum(len(r['goals']) for r in rows) == 39, len(rows)
 assert len({r['id'] for r in rows}) == len(rows), 'row ids are unique'"
 check "every verb has bandwidth, message rate at 8 B and 4 KiB, latency and fio's rdma engine" bench_py '
 ids = {m[0]: m for m in b.metrics()}
@@ -63,8 +75,8 @@ for v in ("write", "read", "send"):
         assert i in ids, i
     assert [g["ratio"] for g in ids[v + "-rate-8"][4]] == [1.0]
     assert [(g["against"], g["ratio"]) for g in ids[v + "-rate-8-defaults"][4]] == \
-        [("perftest", 0.9), ("fio_rdma", 1.15)]
-    assert [g["ratio"] for g in ids[v + "-lat"][4]] == [1.0]'
+        [("perftest", 0.9), ("perftest_less_fio", 1.0), ("fio_rdma", 1.15)]
+    assert [g["ratio"] for g in ids[v + "-lat"][4]] == [1.0] * (2 if v != "read" else 1)'
 check "BENCH_ONLY picks rows by id; an unknown id is refused, naming the known ones" bench_py '
 ms = b.metrics()
 assert [m[0] for m in b.selected(ms, "send-rate-8, read-lat")] == ["send-rate-8", "read-lat"]
