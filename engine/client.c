@@ -319,10 +319,12 @@ static void rio_client_qp_drop(struct rio_cqp *q)
 	q->connected = false;
 }
 
-static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
+/* One try at the queue pair, asking for inline data up to this many
+ * bytes; errno's value when the device refuses. */
+static int rio_client_qp_try(struct rio_client *c, struct rio_cqp *q,
+			     uint32_t inline_size)
 {
 	struct ibv_qp_init_attr qa = { 0 };
-	int ret;
 
 	qa.send_cq = c->cq;
 	qa.recv_cq = c->cq;
@@ -331,24 +333,42 @@ static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
 	qa.cap.max_recv_wr = 1;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
-	qa.cap.max_inline_data = c->o->inline_size;
-	if (rdma_create_qp(q->id, c->pd, &qa)) {
-		ret = errno;
+	qa.cap.max_inline_data = inline_size;
+	if (rdma_create_qp(q->id, c->pd, &qa))
+		return errno;
+	/* The device may return a larger cap than asked: inline=0 means
+	 * none, and inline=N no more than N. */
+	c->inline_max = qa.cap.max_inline_data < inline_size
+				? qa.cap.max_inline_data
+				: inline_size;
+	q->qp_num = q->id->qp->qp_num;
+	return 0;
+}
+
+static int rio_client_qp_create(struct rio_client *c, struct rio_cqp *q)
+{
+	bool automatic = c->o->inline_size < 0;
+	uint32_t want =
+		automatic ? RIO_INLINE_AUTO : (uint32_t)c->o->inline_size;
+	int ret;
+
+	ret = rio_client_qp_try(c, q, want);
+	/* inline's default is a wish: a device that takes no inline data
+	 * of that size sends from the buffer, as with inline=0. */
+	if (ret && automatic) {
+		want = 0;
+		ret = rio_client_qp_try(c, q, 0);
+	}
+	if (ret) {
 		rio_err_call(
 			ret,
 			"rdma_create_qp(%s, max_send_wr=%u, max_inline_data=%u)",
-			c->peer, c->depth + 2, c->o->inline_size);
-		if (c->o->inline_size)
+			c->peer, c->depth + 2, want);
+		if (want)
 			rio_err("client job: the device may not support inline=%u; lower inline",
-				c->o->inline_size);
+				want);
 		return -ret;
 	}
-	/* The device may return a larger cap than asked: inline=0 means
-	 * none, and inline=N no more than N. */
-	c->inline_max = qa.cap.max_inline_data < c->o->inline_size
-				? qa.cap.max_inline_data
-				: c->o->inline_size;
-	q->qp_num = q->id->qp->qp_num;
 	return 0;
 }
 

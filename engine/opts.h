@@ -22,6 +22,12 @@ enum rio_verb {
 #define RIO_DEFAULT_PORT 7471
 #define RIO_MAX_QPS 64
 
+/* inline's default: WRITEs and SENDs this small carry their data in the
+ * work request, which spares the device a read of the buffer (and
+ * Soft-RoCE a mapping of it); devices that take no inline data at this
+ * size get none. */
+#define RIO_INLINE_AUTO 64
+
 /* Filled in by fio's option parser. */
 struct rio_opts {
 	void *pad; /* offset 0 belongs to fio: it stores td there */
@@ -34,7 +40,7 @@ struct rio_opts {
 	unsigned int stall_timeout; /* seconds without a completion */
 	unsigned int clients;
 	unsigned int qps;
-	unsigned int inline_size;
+	int inline_size; /* -1: RIO_INLINE_AUTO where the device takes it */
 	unsigned int use_events;
 	unsigned int signal_every; /* 0: from iodepth and qps */
 	char *device; /* the RDMA device the connection must use */

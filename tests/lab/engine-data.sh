@@ -457,8 +457,11 @@ features() {
 		--name=qps "${E[@]}" "${C[@]}" --port=$((p + 6)) --qps=4 \
 		--rw=randwrite --bs=8k --size=2m --iodepth=32 --verify=crc32c \
 		--name=t-inline "${E[@]}" --listen --port=$((p + 7)) --size=256k \
-		--name=inline "${E[@]}" "${C[@]}" --port=$((p + 7)) --inline=64 \
+		--name=inline "${E[@]}" "${C[@]}" --port=$((p + 7)) \
 		--rw=write --bs=64 --size=256k --iodepth=16 --verify=crc32c \
+		--name=t-noinline "${E[@]}" --listen --port=$((p + 12)) --size=64k \
+		--name=noinline "${E[@]}" "${C[@]}" --port=$((p + 12)) --inline=0 \
+		--rw=write --bs=64 --size=64k --iodepth=16 --verify=crc32c \
 		--name=t-fetch_add "${E[@]}" --listen --port=$((p + 9)) \
 		--verb=fetch_add --size=64k \
 		--name=fetch_add "${E[@]}" "${C[@]}" --port=$((p + 9)) \
@@ -501,7 +504,8 @@ desc = {
     "read": "verb=read randread iodepth=32",
     "numjobs": "numjobs=4 to one target, verified",
     "qps": "qps=4 in one job, verified",
-    "inline": "inline=64 writes, verified",
+    "inline": "64-byte writes, inline by default, verified",
+    "noinline": "inline=0 64-byte writes from the buffer, verified",
     "ipv6": "IPv6 target and client, verified",
     "send": "send, use_events, thinktime at iodepth 8",
     "think": "verified writes, use_events, thinktime at iodepth 8",
