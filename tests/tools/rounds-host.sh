@@ -68,16 +68,28 @@ check "check checks every round" \
 	bash -c "'$rdmaio' check a.json >check.out; test \$? = 3 &&
 		grep -qx 'round 3 of 3:' check.out && grep -q '^flagged nfs-transport' check.out"
 
+# Whether two real runs on this host fall within noise is the host's
+# business (a loaded CI machine moved a p50 latency by 31 % between two runs,
+# each steady in itself): a second real run is judged, whatever the verdict;
+# the rule is checked on a change of known size below.
 check "the same jobs run again, --repeat 3" \
 	"$rdmaio" run --repeat 3 -o b.json pair.fio
-check "two runs of the same jobs compare within noise, exit 0" compare_is a.json b.json 0 ab.md
-check "... every figure within noise, judged by the rule for rounds" \
+check "two runs of the same jobs compare: a verdict, exit 0 or 1" \
+	bash -c "'$rdmaio' compare a.json b.json >ab.md 2>&1; test \$? -lt 2"
+check "... judged by the rule for rounds, every row with a verdict" \
 	bash -c "grep -q '^Old result: 3 rounds; new result: 3 rounds' ab.md &&
-		grep -q 'Welch' ab.md && grep -q '^| seq-read (read) | bandwidth | ' ab.md"
+		grep -q 'Welch' ab.md && grep -q '^| seq-read (read) | bandwidth | ' ab.md &&
+		! grep '^| ' ab.md | grep -Ev '^\| (Job|Pair) \|' | grep -Ev '\| (within|\*\*beyond) [^|]* \|$'"
 # A figure known in one round only (the CPU of a round whose tasks did not
 # match its jobs) has no measured noise: within --noise, said so.
 within='\| within (noise|--noise \(noise unknown\)) \|$'
-check "... (every row)" rows_all ab.md "$within"
+py scale a.json 0.97 less.json
+check "a bandwidth 3 % lower in every round, under --noise (5 %): within noise, exit 0" \
+	compare_is a.json less.json 0 less.md
+check "... (every row)" rows_all less.md "$within"
+check "... the bandwidths' rows say -3.0 %, the ratios' +0.0 %" \
+	bash -c "grep -q '^| seq-read-rdma (read) | MiB/s | .* | -3.0% | ' less.md &&
+		grep -q '^| seq-read (read) | bandwidth | .* | +0.0% | ' less.md"
 check "a result compared with itself: no change at all, exit 0" compare_is a.json a.json 0 aa.md
 check "... (every row)" rows_all aa.md "\\| \\+0\\.0% \\| (1|-) $within"
 

@@ -217,7 +217,23 @@ def halve(src, job, dst):
     save(doc, dst)
 
 
-COMMANDS = {"rounds": rounds, "one-round": one_round, "report": report, "halve": halve}
+def scale(src, factor, dst):
+    """A real result of rounds with every job's bandwidth times factor in
+    every round (results and both sides of the pairs: the ratios stay)."""
+    doc, f = load(src), float(factor)
+    for r in doc.get("rounds", [doc]):
+        for x in r["results"]:
+            for d in ("read", "write"):
+                if x[d]:
+                    x[d]["bw_bytes"] = int(x[d]["bw_bytes"] * f)
+        for c in r["comparisons"]:
+            for side in ("rdma", "tcp"):
+                c[side]["bw_bytes"] = int(c[side]["bw_bytes"] * f)
+    save(doc, dst)
+
+
+COMMANDS = {"rounds": rounds, "one-round": one_round, "report": report, "halve": halve,
+            "scale": scale}
 
 if __name__ == "__main__":
     COMMANDS[sys.argv[1]](*sys.argv[2:])
