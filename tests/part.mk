@@ -23,11 +23,12 @@ $(FUZZ_B)/tests/fuzz/fuzz-hello.o $(FUZZ_B)/engine/%.o: FUZZ_CPPFLAGS = -Iengine
 $(FUZZ_B)/tests/fuzz/fuzz-result.o $(FUZZ_B)/tests/fuzz/fuzz-chart.o \
 	$(FUZZ_B)/tests/fuzz/fuzz-report.o $(FUZZ_B)/tests/fuzz/named-doc.o: \
 	FUZZ_CPPFLAGS = -Itools -Icommon
-$(FUZZ_B)/tools/schema.o: $(RDMAIO_SCHEMA)
-$(FUZZ_B)/tools/%.o: FUZZ_CPPFLAGS = -Icommon
-$(FUZZ_B)/tools/schema.o: \
-	FUZZ_CPPFLAGS = -Icommon -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
-$(FUZZ_B)/tools/host.o: FUZZ_CPPFLAGS = -Icommon -DRDMAIO_VERSION='"fuzz"'
+$(FUZZ_B)/tools/result/schema.o: $(RDMAIO_SCHEMA)
+$(FUZZ_B)/tools/%.o: FUZZ_CPPFLAGS = -Itools -Icommon
+$(FUZZ_B)/tools/result/schema.o: FUZZ_CPPFLAGS = -Itools -Icommon \
+	-DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
+$(FUZZ_B)/tools/result/host.o: \
+	FUZZ_CPPFLAGS = -Itools -Icommon -DRDMAIO_VERSION='"fuzz"'
 
 # tools/part.mk is read after this file: its object list is expanded late.
 FUZZ_TOOL_OBJS = $(patsubst $(B)/%,$(FUZZ_B)/%,$(RDMAIO_TOOL_LIB_OBJS))

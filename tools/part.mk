@@ -1,33 +1,42 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
-RDMAIO_TOOL_SRCS := rdmaio tmpdir text gpstr outfile jutil jobfile host envstatus fiorun hostmap \
-	summary derive check nfscheck schema result report compare mountwatch \
-	envdoc remote fiohosts fioserver loopcheck strv units chart csvout \
-	cpustat cpuwatch taskwatch cpucost runwatch stats noise rounds changes \
-	jobpath baseline reportbase
+# Three wings over a base (ARCHITECTURE.md): run/ runs fio and watches the
+# hosts, result/ makes and checks the result, read/ reports, charts and
+# compares results; rdmaio.c is the command line.
+RDMAIO_BASE := jutil strv units text tmpdir
+RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
+	cpuwatch taskwatch mountwatch runwatch baseline
+RDMAIO_RESULT := hostmap summary derive rounds stats cpucost check loopcheck \
+	nfscheck schema host envstatus envdoc result outfile
+RDMAIO_READ := report reportbase chart gpstr csvout compare changes noise
+RDMAIO_TOOL_SRCS := rdmaio $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \
+	$(RDMAIO_RESULT:%=result/%) $(RDMAIO_READ:%=read/%)
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json
 RDMAIO_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 PROGRAMS += $(B)/rdmaio
 
+# A header of the tools is named with its wing: "run/fiorun.h".
+$(B)/tools/%.o $(B)/tests/tools/%.o: CPPFLAGS += -Itools
+
 $(B)/rdmaio: $(RDMAIO_TOOL_OBJS) $(RC_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RC_LIBS) -lcrypto -lm
 
 # The schema is assembled into the binary; rebuild when it changes.
-$(B)/tools/schema.o: $(RDMAIO_SCHEMA)
-$(B)/tools/schema.o: CPPFLAGS += -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
+$(B)/tools/result/schema.o: $(RDMAIO_SCHEMA)
+$(B)/tools/result/schema.o: CPPFLAGS += -DRDMAIO_SCHEMA_FILE='"$(RDMAIO_SCHEMA)"'
 
 # Rebuild host.o when `git describe` changes, not on every make.
 $(B)/tools/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(RDMAIO_VERSION)' | cmp -s - $@ || echo '$(RDMAIO_VERSION)' > $@
-$(B)/tools/host.o: $(B)/tools/version.stamp
-$(B)/tools/host.o: CPPFLAGS += -DRDMAIO_VERSION='"$(RDMAIO_VERSION)"'
+$(B)/tools/result/host.o: $(B)/tools/version.stamp
+$(B)/tools/result/host.o: CPPFLAGS += -DRDMAIO_VERSION='"$(RDMAIO_VERSION)"'
 
 # Installed job files are found by name under RDMAIO_DATADIR (the top
 # Makefile's install folders); rebuild jobpath.o when that changes.
-$(B)/tools/jobpath.o: $(INSTALL_DIRS_STAMP)
-$(B)/tools/jobpath.o: CPPFLAGS += -DRDMAIO_DATADIR='"$(RDMAIO_DATADIR)"'
+$(B)/tools/run/jobpath.o: $(INSTALL_DIRS_STAMP)
+$(B)/tools/run/jobpath.o: CPPFLAGS += -DRDMAIO_DATADIR='"$(RDMAIO_DATADIR)"'
 
 .PHONY: FORCE
 FORCE:

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "read/chart.h"
 #include "named-doc.h"
 #include "rc_log.h"
 

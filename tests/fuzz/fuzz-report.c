@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvout.h"
+#include "read/csvout.h"
 #include "named-doc.h"
 #include "rc_log.h"
-#include "report.h"
-#include "text.h"
+#include "read/report.h"
+#include "base/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "hostmap.h"
-#include "result.h"
-#include "schema.h"
+#include "result/hostmap.h"
+#include "result/result.h"
+#include "result/schema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,15 +20,15 @@
 
 #include <cmocka.h>
 
-#include "../../tools/cpucost.h"
-#include "../../tools/cpustat.h"
-#include "../../tools/cpuwatch.h"
-#include "../../tools/csvout.h"
-#include "../../tools/derive.h"
-#include "../../tools/hostmap.h"
-#include "../../tools/jutil.h"
-#include "../../tools/taskwatch.h"
-#include "../../tools/units.h"
+#include "result/cpucost.h"
+#include "run/cpustat.h"
+#include "run/cpuwatch.h"
+#include "read/csvout.h"
+#include "result/derive.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "run/taskwatch.h"
+#include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 

@@ -15,12 +15,12 @@
 
 #include <cmocka.h>
 
-#include "../../tools/check.h"
-#include "../../tools/fiorun.h"
-#include "../../tools/fiohosts.h"
-#include "../../tools/hostmap.h"
-#include "../../tools/jobfile.h"
-#include "../../tools/jutil.h"
+#include "result/check.h"
+#include "run/fiorun.h"
+#include "run/fiohosts.h"
+#include "result/hostmap.h"
+#include "run/jobfile.h"
+#include "base/jutil.h"
 
 static char dir[] = "/tmp/rdmaio-test-hosts.XXXXXX";
 

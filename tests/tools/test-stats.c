@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "../../tools/jutil.h"
-#include "../../tools/noise.h"
-#include "../../tools/rounds.h"
-#include "../../tools/stats.h"
+#include "base/jutil.h"
+#include "read/noise.h"
+#include "result/rounds.h"
+#include "result/stats.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

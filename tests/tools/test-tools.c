@@ -19,17 +19,17 @@
 
 #include <cmocka.h>
 
-#include "../../tools/check.h"
-#include "../../tools/envdoc.h"
-#include "../../tools/envstatus.h"
-#include "../../tools/host.h"
-#include "../../tools/hostmap.h"
-#include "../../tools/jutil.h"
-#include "../../tools/mountwatch.h"
-#include "../../tools/remote.h"
-#include "../../tools/schema.h"
-#include "../../tools/strv.h"
-#include "../../tools/summary.h"
+#include "result/check.h"
+#include "result/envdoc.h"
+#include "result/envstatus.h"
+#include "result/host.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "run/mountwatch.h"
+#include "run/remote.h"
+#include "result/schema.h"
+#include "base/strv.h"
+#include "result/summary.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 

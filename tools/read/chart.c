@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "read/chart.h"
+#include "run/fiorun.h"
+#include "read/gpstr.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "rc_log.h"
+#include "read/report.h"
+#include "result/result.h"
+#include "rc_file.h"
+#include "rc_spawn.h"
+#include "base/tmpdir.h"
+
+#define MIB (1024.0 * 1024)
+#define PANEL_H 330
+
+/* One bar group: a workload's two sides, or one job (tcp NaN). */
+struct row {
+	char label[256];
+	int latency_only;
+	double bw[2]; /* MiB/s */
+	double lat[2][3]; /* p50, p99, p99.9 in ns */
+	double cpu[2]; /* fio CPU s per GiB */
+};
+
+/* A bar group of the CPU panel: a workload on one host. */
+struct cpurow {
+	char label[320];
+	double v[2];
+};
+
+struct chart {
+	struct row *rows;
+	int n;
+	struct cpurow *cpu;
+	int ncpu;
+	int host_cpu; /* the hosts' own counters, not fio's */
+	int paired;
+	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
+	double ceiling; /* MiB/s, NaN when unknown */
+	int ncdf; /* latency CDF blocks: two per pair, from CDF_INDEX */
+	int nsweep; /* sizes of a message-size sweep, after the CDF blocks */
+	char sweep[64]; /* its jobs' name before "-SIZE" */
+	double min_cdf, max_cdf;
+};
+
+/* The data blocks of the bandwidth, latency and CPU panels come first. */
+#define CDF_INDEX 3
+
+struct bin {
+	double ns, count;
+};
+
+static int cmp_bin(const void *a, const void *b)
+{
+	double x = ((const struct bin *)a)->ns, y = ((const struct bin *)b)->ns;
+
+	return (x > y) - (x < y);
+}
+
+static void side_values(struct row *r, int k, json_object *side,
+			json_object *clat, double cpu)
+{
+	r->bw[k] = rio_json_num(side, "bw_bytes", NAN) / MIB;
+	r->lat[k][0] = rio_json_num(clat, "p50", NAN);
+	r->lat[k][1] = rio_json_num(clat, "p99", NAN);
+	r->lat[k][2] = rio_json_num(clat, "p99_9", NAN);
+	r->cpu[k] = cpu;
+}
+
+static struct row *new_row(struct chart *c)
+{
+	struct row *nr = realloc(c->rows, (c->n + 1) * sizeof(*nr));
+
+	if (!nr)
+		return NULL;
+	c->rows = nr;
+	memset(&nr[c->n], 0, sizeof(*nr));
+	return &nr[c->n++];
+}
+
+static int pair_rows(json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *p, *s;
+	struct row *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		p = json_object_array_get_idx(cs, i);
+		r = new_row(c);
+		if (!r)
+			return -ENOMEM;
+		rio_report_pair_label(r->label, sizeof(r->label), doc, p);
+		r->latency_only =
+			!strcmp(rio_json_str(p, "kind") ?: "", "latency");
+		for (k = 0; k < 2; k++) {
+			s = rio_json_get(p, k ? "tcp" : "rdma");
+			side_values(r, k, s, rio_json_get(s, "clat_ns"),
+				    rio_json_num(s, "fio_cpu_per_gib_s", NAN));
+		}
+	}
+	c->paired = c->n > 0;
+	return 0;
+}
+
+/* Without pairs: every client job and direction, alone. */
+static int job_rows(json_object *doc, struct chart *c)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *rs = rio_json_get(doc, "results"), *j, *d;
+	const char *role;
+	struct row *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		j = json_object_array_get_idx(rs, i);
+		role = rio_json_str(j, "role");
+		if (role && !strcmp(role, "target"))
+			continue;
+		for (k = 0; k < 2; k++) {
+			d = rio_json_get(j, dirs[k]);
+			if (!d)
+				continue;
+			r = new_row(c);
+			if (!r)
+				return -ENOMEM;
+			snprintf(r->label, sizeof(r->label), "%s (%s)",
+				 rio_json_str(j, "jobname"), dirs[k]);
+			side_values(r, 0, d, rio_json_get(d, "clat_ns"),
+				    rio_json_num(rio_json_get(j, "fio_cpu"),
+						 "per_gib_s", NAN));
+			side_values(r, 1, NULL, NULL, NAN);
+		}
+	}
+	return 0;
+}
+
+/* "seq-read (read)" is "seq-read" in a key: the length to print. */
+static int short_label(const char *l)
+{
+	const char *p = strstr(l, " (");
+
+	return p ? (int)(p - l) : (int)strlen(l);
+}
+
+/* The workload alone names a row, unless another row is the same
+ * workload in other directions (randrw's read and write): then all of it. */
+static int name_len(const struct chart *c, const char *l)
+{
+	int i, n = short_label(l);
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->rows[i].label, l) &&
+		    short_label(c->rows[i].label) == n &&
+		    !strncmp(c->rows[i].label, l, n))
+			return (int)strlen(l);
+	return n;
+}
+
+static int add_cpu(struct chart *c, const char *label, const char *host,
+		   double rdma, double tcp)
+{
+	struct cpurow *n = realloc(c->cpu, (c->ncpu + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	c->cpu = n;
+	/* Workload and host: the panel has a bar pair per host. */
+	snprintf(n[c->ncpu].label, sizeof(n[c->ncpu].label), "%.*s%s%s",
+		 name_len(c, label), label, host ? ", " : "", host ?: "");
+	n[c->ncpu].v[0] = rdma;
+	n[c->ncpu++].v[1] = tcp;
+	return 0;
+}
+
+/* The hosts' CPU per GiB when it was watched, else fio's own. */
+static int cpu_rows(json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *p, *hc, *h;
+	int k, ret = 0;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(cs); i++)
+		c->host_cpu |= rio_json_len(rio_json_get(
+				       json_object_array_get_idx(cs, i),
+				       "host_cpu_per_gib")) > 0;
+	for (k = 0; k < c->n && !ret; k++) {
+		if (c->rows[k].latency_only)
+			continue;
+		if (!c->host_cpu) {
+			ret = add_cpu(c, c->rows[k].label, NULL,
+				      c->rows[k].cpu[0], c->rows[k].cpu[1]);
+			continue;
+		}
+		p = json_object_array_get_idx(cs, k);
+		hc = rio_json_get(p, "host_cpu_per_gib");
+		for (j = 0; j < rio_json_len(hc) && !ret; j++) {
+			h = json_object_array_get_idx(hc, j);
+			ret = add_cpu(c, c->rows[k].label,
+				      rio_json_str(h, "host"),
+				      rio_json_num(h, "rdma_s", NAN),
+				      rio_json_num(h, "tcp_s", NAN));
+		}
+	}
+	return ret;
+}
+
+static void scan(struct chart *c)
+{
+	int i, k, p;
+
+	c->max_bw = c->max_cpu = c->max_lat = 0;
+	c->min_lat = c->min_cpu = INFINITY;
+	c->min_cdf = INFINITY;
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; k < 2; k++) {
+			if (!c->rows[i].latency_only &&
+			    !isnan(c->rows[i].bw[k]))
+				c->max_bw = fmax(c->max_bw, c->rows[i].bw[k]);
+			for (p = 0; p < 3; p++)
+				if (c->rows[i].lat[k][p] > 0) {
+					c->max_lat = fmax(c->max_lat,
+							  c->rows[i].lat[k][p]);
+					c->min_lat = fmin(c->min_lat,
+							  c->rows[i].lat[k][p]);
+				}
+		}
+	}
+	for (i = 0; i < c->ncpu; i++)
+		for (k = 0; k < 2; k++)
+			if (c->cpu[i].v[k] > 0) {
+				c->max_cpu = fmax(c->max_cpu, c->cpu[i].v[k]);
+				c->min_cpu = fmin(c->min_cpu, c->cpu[i].v[k]);
+			}
+}
+
+static double link_ceiling_mib(json_object *doc)
+{
+	json_object *links = rio_json_get(doc, "links");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(links); i++)
+		sum += rio_json_num(json_object_array_get_idx(links, i),
+				    "ceiling_bytes_per_s", 0);
+	return i ? sum / MIB : NAN;
+}
+
+static void write_data(FILE *f, const struct chart *c)
+{
+	const struct row *r;
+	int i, block;
+
+	for (block = 0; block < 2; block++) {
+		for (i = 0; i < c->n; i++) {
+			r = &c->rows[i];
+			if (block != 1 && r->latency_only)
+				continue;
+			rio_gpstr_datum(f, r->label);
+			if (block == 0)
+				fprintf(f, " %g %g", r->bw[0], r->bw[1]);
+			else if (block == 1)
+				fprintf(f, " %g %g %g %g %g %g", r->lat[0][0],
+					r->lat[0][1], r->lat[0][2],
+					r->lat[1][0], r->lat[1][1],
+					r->lat[1][2]);
+			fprintf(f, "\n");
+		}
+		/* Two blank lines end a gnuplot data block ("index N"). */
+		fprintf(f, "\n\n");
+	}
+	for (i = 0; i < c->ncpu; i++) {
+		rio_gpstr_datum(f, c->cpu[i].label);
+		fprintf(f, " %g %g\n", c->cpu[i].v[0], c->cpu[i].v[1]);
+	}
+	fprintf(f, "\n\n");
+}
+
+static int bw_rows(const struct chart *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += !c->rows[i].latency_only;
+	return n;
+}
+
+/* The bars of one block: two per row when paired, else one. */
+static void bars(FILE *f, int index, const char *scale, const struct chart *c,
+		 const char *what)
+{
+	if (!c->paired) {
+		fprintf(f,
+			"plot data index %d using 0:($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title '%s'",
+			index, scale, what);
+		return;
+	}
+	fprintf(f,
+		"plot data index %d using ($0-0.19):($2/%s):xtic(1) with boxes lc rgb '#1f77b4' title 'RDMA', "
+		"'' index %d using ($0+0.19):($3/%s) with boxes lc rgb '#ff7f0e' title 'TCP'",
+		index, scale, index, scale);
+}
+
+static void bw_panel(FILE *f, const struct chart *c)
+{
+	int gib = c->max_bw >= 1024;
+	const char *unit = gib ? "GiB/s" : "MiB/s",
+		   *scale = gib ? "1024." : "1.";
+	int ceil_shown = !isnan(c->ceiling) && c->ceiling <= 20 * c->max_bw;
+
+	fprintf(f, "set title \"Bandwidth (higher is better)");
+	if (!isnan(c->ceiling) && !ceil_shown)
+		fprintf(f,
+			": the link payload ceiling, %.3g %s, is off this scale",
+			c->ceiling / (gib ? 1024 : 1), unit);
+	fprintf(f, "\"\n");
+	fprintf(f, "set ylabel '%s'\n", unit);
+	if (ceil_shown)
+		fprintf(f, "set yrange [0:%g]\n",
+			fmax(c->ceiling, c->max_bw) * 1.1 / (gib ? 1024 : 1));
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	bars(f, 0, scale, c, "bandwidth");
+	if (ceil_shown)
+		fprintf(f,
+			", %g with lines lw 2 dt 2 lc rgb '#d62728' title 'link payload ceiling %.3g %s'",
+			c->ceiling / (gib ? 1024 : 1),
+			c->ceiling / (gib ? 1024 : 1), unit);
+	fprintf(f, "\n");
+}
+
+static void lat_side(FILE *f, int col, const char *x, const char *scale,
+		     const char *color, const char *name, int first)
+{
+	fprintf(f,
+		"%sdata index 1 using (%s):($%d/%s)%s with boxes lc rgb '%s' title '%s p50', "
+		"'' index 1 using (%s):($%d/%s):($%d/%s):($%d/%s) with yerrorbars lc rgb 'black' pt 0 %s, "
+		"'' index 1 using (%s):($%d/%s) with points pt 6 ps 0.8 lc rgb 'black' %s",
+		first ? "plot " : ", ", x, col, scale, first ? ":xtic(1)" : "",
+		color, name, x, col, scale, col, scale, col + 1, scale,
+		first ? "title 'p99'" : "notitle", x, col + 2, scale,
+		first ? "title 'p99.9'" : "notitle");
+}
+
+/* The unit that keeps a panel's numbers readable: by the largest value on
+ * a linear axis, by the middle of the range on a log one. */
+static void time_unit(double lo, double hi, int log, const char **unit,
+		      const char **scale)
+{
+	double m = log ? sqrt(lo * hi) : hi;
+
+	*unit = m >= 1e9 ? "s" : m >= 1e6 ? "ms" : m >= 1e3 ? "µs" : "ns";
+	*scale = m >= 1e9 ? "1e9" : m >= 1e6 ? "1e6" : m >= 1e3 ? "1e3" : "1.";
+}
+
+static void lat_panel(FILE *f, const struct chart *c)
+{
+	int log = c->min_lat > 0 && c->max_lat / c->min_lat > 20;
+	const char *unit, *scale;
+
+	time_unit(c->min_lat, c->max_lat, log, &unit, &scale);
+	fprintf(f,
+		"set title 'Completion latency: p50 bar, p99 whisker, p99.9 circle (lower is better)%s'\n",
+		log ? "; log scale: the workloads are far apart" : "");
+	fprintf(f, "set ylabel '%s'\n", unit);
+	if (log)
+		fprintf(f, "set logscale y\nset yrange [*:*]\n");
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	lat_side(f, 2, c->paired ? "$0-0.19" : "$0", scale, "#1f77b4",
+		 c->paired ? "RDMA" : "job", 1);
+	if (c->paired)
+		lat_side(f, 5, "$0+0.19", scale, "#ff7f0e", "TCP", 0);
+	fprintf(f, "\n");
+	if (log)
+		fprintf(f, "unset logscale y\n");
+}
+
+static void cpu_panel(FILE *f, const struct chart *c)
+{
+	int log = c->min_cpu > 0 && c->max_cpu / c->min_cpu > 20;
+
+	fprintf(f, "set title \"%s (lower is better)%s\"\n",
+		c->host_cpu
+			? "CPU per GiB moved, each host as a whole: busy seconds from its /proc/stat"
+			: "Client CPU per GiB moved: fio's usr + sys of the job threads",
+		log ? "; log scale: the workloads are far apart" : "");
+	fprintf(f, "set ylabel 'CPU s per GiB'\n");
+	/* A bar pair per workload and host: longer labels, steeper. */
+	if (c->host_cpu)
+		fprintf(f, "set xtics rotate by -35\nset bmargin 6\n");
+	fprintf(f, log ? "set logscale y\nset yrange [*:*]\n"
+		       : "set yrange [0:*]\n");
+	bars(f, 2, "1.", c, "CPU");
+	fprintf(f, "\nset xtics rotate by -20\nset bmargin 4\n");
+	if (log)
+		fprintf(f, "unset logscale y\n");
+}
+
+/* Adds output's bins of one side of a pair to *b (nb so far). */
+static int output_bins(json_object *output, const struct rio_hostmap *map,
+		       json_object *pair, const char *side, struct bin **b,
+		       int nb)
+{
+	const char *dir = rio_json_str(
+		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction");
+	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
+	int i, n = rio_fio_entry_count(output);
+	struct bin *nbv;
+	const char *host;
+	json_object *e;
+
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, map, &host);
+		if (strcmp(host, rio_json_str(pair, "host")) ||
+		    strcmp(rio_json_str(e, "jobname") ?: "", job ?: ""))
+			continue;
+		json_object_object_foreach(
+			rio_json_get(rio_json_get(rio_json_get(e, dir),
+						  "clat_ns"),
+				     "bins"),
+			key, val)
+		{
+			nbv = realloc(*b, (nb + 1) * sizeof(**b));
+			if (!nbv)
+				break;
+			*b = nbv;
+			nbv[nb].ns = strtod(key, NULL);
+			nbv[nb++].count = json_object_get_double(val);
+		}
+	}
+	return nb;
+}
+
+/* The merged json+ completion latency bins of one side of a pair. */
+static int side_bins(json_object *doc, const struct rio_hostmap *map,
+		     json_object *pair, const char *side, struct bin **out)
+{
+	json_object *rounds = rio_json_get(doc, "rounds");
+	size_t r, nr = rio_json_len(rounds);
+	int nb = 0;
+
+	*out = NULL;
+	/* Every round's samples: the CDF of the whole run. */
+	for (r = 0; r < (nr ? nr : 1); r++)
+		nb = output_bins(
+			rio_json_get(rio_json_get(nr ? json_object_array_get_idx(
+							       rounds, r)
+						     : doc,
+						  "fio"),
+				     "output"),
+			map, pair, side, out, nb);
+	if (nb)
+		qsort(*out, nb, sizeof(**out), cmp_bin);
+	return nb;
+}
+
+/* One data block per side of each pair: latency, cumulative percent. */
+static void write_cdf(FILE *f, json_object *doc, struct chart *c)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	struct rio_hostmap *map = rio_result_hostmap(doc);
+	double total, acc;
+	struct bin *b;
+	size_t i;
+	int k, j, n;
+
+	c->ncdf = 0;
+	for (i = 0; map && c->paired && i < rio_json_len(cs); i++)
+		for (k = 0; k < 2; k++) {
+			n = side_bins(doc, map,
+				      json_object_array_get_idx(cs, i),
+				      k ? "tcp" : "rdma", &b);
+			for (j = 0, total = 0; j < n; j++)
+				total += b[j].count;
+			for (j = 0, acc = 0; j < n && total > 0; j++) {
+				acc += b[j].count;
+				fprintf(f, "%g %g\n", b[j].ns,
+					100 * acc / total);
+				c->min_cdf = fmin(c->min_cdf, b[j].ns);
+				c->max_cdf = fmax(c->max_cdf, b[j].ns);
+			}
+			/* An empty block keeps the pairs' indexes in step. */
+			fprintf(f, "\n\n");
+			c->ncdf += 1;
+			free(b);
+		}
+	rio_hostmap_delete(&map);
+}
+
+static void cdf_panel(FILE *f, const struct chart *c)
+{
+	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
+					      "#d62728", "#9467bd", "#8c564b",
+					      "#e377c2", "#7f7f7f" };
+	const char *unit, *scale;
+	int i;
+
+	time_unit(c->min_cdf, c->max_cdf, 1, &unit, &scale);
+	fprintf(f,
+		"set title 'Completion latency, cumulative: the share of I/Os done within a time (further left is better; RDMA solid, TCP dashed)'\n"
+		"set logscale x\nset xrange [*:*]\nset yrange [0:100]\nset xtics norotate\n"
+		"set xlabel '%s'\nset ylabel '%% of I/Os'\nset grid xtics ytics\n",
+		unit);
+	/* Many lines: a smaller key, and the workload alone names them. */
+	fprintf(f, "set key font ',8' spacing 0.9 samplen 2\n");
+	for (i = 0; i < c->ncdf; i++) {
+		fprintf(f,
+			"%sdata index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title ",
+			i ? ", " : "plot ", CDF_INDEX + i, scale, i % 2 ? 2 : 1,
+			colors[(i / 2) % 8]);
+		rio_gpstr_printf(f, "%.*s %s",
+				 name_len(c, c->rows[i / 2].label),
+				 c->rows[i / 2].label, i % 2 ? "TCP" : "RDMA");
+	}
+	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
+		   "set key font ',10' spacing 1 samplen 4\n");
+}
+
+/*
+ * A message-size sweep: client jobs named PREFIX-SIZE (sweep.fio's
+ * write-2 ... write-1048576), four sizes or more of one prefix. Writes
+ * "size MiB/s" rows, smallest first, as one data block; returns the rows.
+ */
+static int write_sweep(FILE *f, json_object *doc, struct chart *c)
+{
+	json_object *rs = rio_json_get(doc, "results"), *r, *d;
+	double size[64], bw[64], t;
+	const char *name, *dash;
+	int i, j, n = 0;
+
+	for (i = 0; i < (int)rio_json_len(rs) && n < 64; i++) {
+		r = json_object_array_get_idx(rs, i);
+		name = rio_json_str(r, "jobname") ?: "";
+		dash = strrchr(name, '-');
+		d = rio_json_get(r, "write") ?: rio_json_get(r, "read");
+		if (!dash || !d ||
+		    strspn(dash + 1, "0123456789") != strlen(dash + 1) ||
+		    !dash[1] || (n && strncmp(name, c->sweep, dash - name)) ||
+		    (size_t)(dash - name) >= sizeof(c->sweep))
+			continue;
+		if (!n)
+			snprintf(c->sweep, sizeof(c->sweep), "%.*s",
+				 (int)(dash - name), name);
+		size[n] = strtod(dash + 1, NULL);
+		bw[n++] = rio_json_num(d, "bw_bytes", 0) / MIB;
+	}
+	/* Smallest size first: the line reads left to right. */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && size[j] < size[j - 1]; j--) {
+			t = size[j], size[j] = size[j - 1], size[j - 1] = t;
+			t = bw[j], bw[j] = bw[j - 1], bw[j - 1] = t;
+		}
+	if (n < 4)
+		return 0;
+	for (i = 0; i < n; i++)
+		fprintf(f, "%g %g\n", size[i], bw[i]);
+	fprintf(f, "\n\n");
+	return n;
+}
+
+static void sweep_panel(FILE *f, const struct chart *c)
+{
+	fprintf(f, "set title ");
+	rio_gpstr_printf(
+		f,
+		"Bandwidth against message size: the %s jobs (higher is better)",
+		c->sweep);
+	fprintf(f,
+		"\nset logscale x 2\nset xrange [*:*]\nset yrange [0:*]\nset xtics norotate\n"
+		"set format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\nset ylabel 'MiB/s'\n"
+		"set grid xtics ytics\n"
+		"plot data index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title ",
+		CDF_INDEX + c->ncdf);
+	rio_gpstr_write(f, c->sweep);
+	fprintf(f,
+		"\nunset logscale x\nset format x '%%g'\nunset xlabel\nset grid noxtics ytics\n");
+}
+
+static int write_script(FILE *f, const char *data, const char *out, int svg,
+			const struct chart *c, const char *caveat)
+{
+	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
+	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf + (c->nsweep > 0);
+
+	/* noenhanced: a name's ^, _ or @ is shown, not taken for markup. */
+	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10' noenhanced\n",
+		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
+	fprintf(f, "set encoding utf8\nset output ");
+	rio_gpstr_write(f, out);
+	fprintf(f, "\ndata = ");
+	rio_gpstr_write(f, data);
+	fprintf(f, "\nset multiplot layout %d,1 title ", panels);
+	rio_gpstr_printf(f, "%s%s%s", c->paired ? "RDMA vs TCP" : "Jobs",
+			 caveat ? ": " : "", caveat ?: "");
+	fprintf(f, "\n");
+	fprintf(f,
+		"set style fill solid 0.8 border -1\nset grid ytics\nset key noenhanced outside right top\n"
+		"set xtics noenhanced rotate by -20\nset bmargin 4\nset boxwidth %g\n"
+		/* Fixed margins line the panels up whatever their keys. */
+		"set lmargin at screen 0.08\nset rmargin at screen 0.86\n",
+		c->paired ? 0.36 : 0.6);
+	if (nbw) {
+		fprintf(f, "set xrange [-0.6:%g]\n", nbw - 0.4);
+		bw_panel(f, c);
+	}
+	fprintf(f, "set xrange [-0.6:%g]\n", c->n - 0.4);
+	lat_panel(f, c);
+	if (c->max_cpu > 0) {
+		fprintf(f, "set xrange [-0.6:%g]\n", c->ncpu - 0.4);
+		cpu_panel(f, c);
+	}
+	if (cdf)
+		cdf_panel(f, c);
+	if (c->nsweep)
+		sweep_panel(f, c);
+	fprintf(f, "unset multiplot\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+static int check_path(const char *path, int *svg)
+{
+	const char *ext = strrchr(path, '.');
+
+	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
+		rc_err("plot %s: name must end in .svg or .png (that picks the format)",
+		       path);
+		return -EINVAL;
+	}
+	*svg = !strcmp(ext, ".svg");
+	return 0;
+}
+
+/* The image gnuplot drew: larger is no chart of ours. */
+#define IMAGE_MAX_BYTES (256 << 20)
+
+/* gnuplot draws into its private folder; the image then replaces path as
+ * any result does (a hidden temporary, fsync, rename), so nothing is
+ * written through a link at path and a failure leaves path as it was. */
+static int render(const char *script, const char *img, const char *path)
+{
+	char *argv[] = { "gnuplot", (char *)script, NULL }, *bytes = NULL;
+	size_t len = 0;
+	int ret = rc_spawn_run(argv, 2, 120);
+
+	if (ret) {
+		rc_err("plot %s: gnuplot failed (%s); install gnuplot-nox",
+		       path,
+		       ret < 0 ? strerror(-ret) : "see its message above");
+		return -EIO;
+	}
+	ret = rc_file_read(img, &bytes, &len, IMAGE_MAX_BYTES);
+	if (ret || !len) {
+		rc_err("plot %s: gnuplot wrote no image%s%s", path,
+		       ret ? ": " : "", ret ? strerror(-ret) : "");
+		free(bytes);
+		return -EIO;
+	}
+	ret = rc_file_replace(path, bytes, len, 0644);
+	free(bytes);
+	return ret;
+}
+
+/* A new file in the private folder, for writing. */
+static int open_new(const char *path, FILE **f)
+{
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600),
+	    ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		rc_call_err(-ret, "open(%s)", path);
+		return ret;
+	}
+	*f = fdopen(fd, "w");
+	if (!*f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	return 0;
+}
+
+static int gather(json_object *doc, struct chart *c, const char *path)
+{
+	int ret = pair_rows(doc, c);
+
+	if (!ret && !c->n)
+		ret = job_rows(doc, c);
+	if (!ret && !c->n) {
+		rc_err("plot %s: the result has no client job that moved data: nothing to draw",
+		       path);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = cpu_rows(doc, c);
+	c->ceiling = link_ceiling_mib(doc);
+	scan(c);
+	return ret;
+}
+
+int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
+		     FILE *script, const char *img_path, int svg)
+{
+	struct chart c = { 0 };
+	int ret = gather(doc, &c, img_path);
+
+	if (!ret) {
+		write_data(data, &c);
+		write_cdf(data, doc, &c);
+		c.nsweep = write_sweep(data, doc, &c);
+		ret = write_script(
+			script, data_path, img_path, svg, &c,
+			rio_result_caveat(rio_json_get(doc, "warnings")));
+	}
+	free(c.rows);
+	free(c.cpu);
+	return ret;
+}
+
+/* Draws into dir (data, script, image), then replaces path. */
+static int draw_in(json_object *doc, const char *dir, const char *path, int svg)
+{
+	char data[4096], script[4096], img[4096];
+	FILE *fd = NULL, *fs = NULL;
+	int ret;
+
+	snprintf(data, sizeof(data), "%s/chart.dat", dir);
+	snprintf(script, sizeof(script), "%s/chart.gp", dir);
+	snprintf(img, sizeof(img), "%s/chart%s", dir, svg ? ".svg" : ".png");
+	ret = open_new(data, &fd);
+	if (!ret)
+		ret = open_new(script, &fs);
+	if (!ret)
+		ret = rio_chart_script(doc, fd, data, fs, img, svg);
+	/* Both close, whatever the first gave. */
+	if (fd && fclose(fd))
+		ret = ret ? ret : -EIO;
+	if (fs && fclose(fs))
+		ret = ret ? ret : -EIO;
+	if (!ret)
+		ret = render(script, img, path);
+	unlink(img);
+	unlink(script);
+	unlink(data);
+	return ret;
+}
+
+int rio_chart_draw(json_object *doc, const char *path)
+{
+	char *dir, err[512];
+	int svg, ret;
+
+	ret = check_path(path, &svg);
+	if (ret)
+		return ret;
+	ret = rio_tmpdir_new("plot", 4000, &dir, err, sizeof(err));
+	if (ret) {
+		rc_err("plot %s: %s", path, err);
+		return ret;
+	}
+	ret = draw_in(doc, dir, path, svg);
+	if (rmdir(dir))
+		rc_warn("plot %s: left %s (%s): remove it by hand", path, dir,
+			strerror(errno));
+	free(dir);
+	return ret;
+}

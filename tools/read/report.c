@@ -1,0 +1,877 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/jutil.h"
+#include "read/report.h"
+#include "read/reportbase.h"
+#include "base/units.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+
+/* A latency triple "p50 / p99 / p99.9" in human units. */
+static void fmt_lat(char *buf, size_t n, json_object *clat)
+{
+	char a[RIO_UNITS_LEN], b[RIO_UNITS_LEN], c[RIO_UNITS_LEN];
+
+	rio_units_ns(a, rio_json_num(clat, "p50", NAN));
+	rio_units_ns(b, rio_json_num(clat, "p99", NAN));
+	rio_units_ns(c, rio_json_num(clat, "p99_9", NAN));
+	snprintf(buf, n, "%s / %s / %s", a, b, c);
+}
+
+/* How many rounds doc holds (rdmaio run --repeat), 0 without rounds. */
+static int rounds_of(json_object *doc)
+{
+	return (int)rio_json_len(rio_json_get(doc, "rounds"));
+}
+
+enum figure { RATE, COUNT, NS };
+
+static void fmt_figure(char *buf, double v, enum figure f, int gbit)
+{
+	if (f == RATE)
+		rio_units_rate(buf, v, gbit);
+	else if (f == COUNT)
+		rio_units_count(buf, v);
+	else
+		rio_units_ns(buf, v);
+}
+
+/* v with the bounds of spread sp, or v alone without sp. */
+static void fmt_range(char *buf, size_t n, double v, json_object *sp,
+		      enum figure f, int gbit)
+{
+	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+
+	fmt_figure(m, v, f, gbit);
+	if (!sp) {
+		snprintf(buf, n, "%s", m);
+		return;
+	}
+	fmt_figure(lo, rio_json_num(sp, "min", NAN), f, gbit);
+	fmt_figure(hi, rio_json_num(sp, "max", NAN), f, gbit);
+	snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+}
+
+/* A figure over the rounds, from its spread: "80.0 MiB/s (79.9-80.1 MiB/s)". */
+static void fmt_spread(char *buf, size_t n, json_object *sp, enum figure f,
+		       int gbit)
+{
+	if (!sp) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	fmt_range(buf, n, rio_json_num(sp, "median", NAN), sp, f, gbit);
+}
+
+void rio_report_spread(char *buf, size_t n, double rate, json_object *sp,
+		       int gbit)
+{
+	fmt_range(buf, n, rate, sp, RATE, gbit);
+}
+
+/* A ratio over the rounds: its median and the 95 % interval of its
+ * geometric mean, "2.00x (1.98x – 2.02x)". */
+static void fmt_interval(char *buf, size_t n, json_object *rs)
+{
+	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
+	double l = rio_json_num(rs, "ci95_low", NAN);
+
+	if (!rs) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	rio_units_ratio(m, rio_json_num(rs, "median", NAN));
+	rio_units_ratio(lo, l);
+	rio_units_ratio(hi, rio_json_num(rs, "ci95_high", NAN));
+	if (isnan(l))
+		snprintf(buf, n, "%s (no interval)", m);
+	else
+		snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
+}
+
+/* Labels name the host only when the rows of doc[key] come from several. */
+static int multi_host(json_object *doc, const char *key)
+{
+	json_object *rows = rio_json_get(doc, key);
+	const char *first = NULL, *h;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rows); i++) {
+		h = rio_json_str(json_object_array_get_idx(rows, i), "host");
+		if (!h)
+			continue;
+		if (first && strcmp(first, h))
+			return 1;
+		first = h;
+	}
+	return 0;
+}
+
+static void label(char *buf, size_t n, json_object *o, const char *name_key,
+		  const char *dir, int hosts)
+{
+	if (hosts)
+		snprintf(buf, n, "%s: %s (%s)", rio_json_str(o, "host"),
+			 rio_json_str(o, name_key), dir);
+	else
+		snprintf(buf, n, "%s (%s)", rio_json_str(o, name_key), dir);
+}
+
+void rio_report_pair_label(char *buf, size_t n, json_object *doc,
+			   json_object *c)
+{
+	const char *rd = rio_json_str(c, "direction");
+	const char *td = rio_json_str(c, "tcp_direction");
+	char dir[32];
+
+	/* "rtt (read/write)": a round trip counted differently per side. */
+	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
+		 strcmp(rd, td) ? td : "");
+	label(buf, n, c, "workload", dir, multi_host(doc, "comparisons"));
+}
+
+/* The verdict of each pair, first: what a reader takes away. */
+static void verdicts(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c;
+	int hosts = multi_host(doc, "comparisons");
+	const char *v;
+	size_t i;
+
+	if (!rio_json_len(cs) && !rio_json_len(rio_json_get(doc, "baselines")))
+		return;
+	fprintf(out, "## What RDMA buys here\n\n");
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		v = rio_json_str(c, "verdict");
+		if (!v)
+			continue;
+		if (hosts)
+			fprintf(out, "- %s: %s\n", rio_json_str(c, "host"), v);
+		else
+			fprintf(out, "- %s\n", v);
+	}
+	rio_reportbase_verdicts(doc, out);
+	if (!rio_json_len(cs)) {
+		fprintf(out, "\n");
+		return;
+	}
+	fprintf(out,
+		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better%s.\n\n",
+		rio_json_len(rio_json_get(doc, "baselines"))
+			? "; against a baseline, each NFS transport's bandwidth over the baseline's"
+			: "");
+}
+
+static void pair_row(json_object *doc, json_object *c,
+		     const struct rio_report_opts *o, FILE *out)
+{
+	json_object *r = rio_json_get(c, "rdma"), *t = rio_json_get(c, "tcp");
+	char l[512], rb[RIO_UNITS_LEN], tb[RIO_UNITS_LEN], ra[RIO_UNITS_LEN];
+	char ri[RIO_UNITS_LEN], ti[RIO_UNITS_LEN], ia[RIO_UNITS_LEN];
+	char p50[RIO_UNITS_LEN], p99[RIO_UNITS_LEN];
+	char rl[128], tl[128];
+
+	rio_report_pair_label(l, sizeof(l), doc, c);
+	rio_units_rate(rb, rio_json_num(r, "bw_bytes", NAN), o->gbit);
+	rio_units_rate(tb, rio_json_num(t, "bw_bytes", NAN), o->gbit);
+	rio_units_ratio(ra, rio_json_num(c, "bw_ratio", NAN));
+	rio_units_count(ri, rio_json_num(r, "iops", NAN));
+	rio_units_count(ti, rio_json_num(t, "iops", NAN));
+	rio_units_ratio(ia, rio_json_num(c, "iops_ratio", NAN));
+	rio_units_ratio(p50, rio_json_num(c, "p50_ratio", NAN));
+	rio_units_ratio(p99, rio_json_num(c, "p99_ratio", NAN));
+	fmt_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
+	fmt_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
+	fprintf(out,
+		"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		l, rio_json_str(c, "kind") ?: "-", rb, tb, ra, ri, ti, ia, rl,
+		tl, p50, p99);
+}
+
+static void host_cpu_head(json_object *doc, FILE *out)
+{
+	fprintf(out,
+		"CPU time of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window), per GiB moved, or per 1,000 I/Os for round trips and small I/O:\n\n");
+	if (rounds_of(doc))
+		fprintf(out,
+			"| Workload | Host | RDMA | TCP | RDMA/TCP | over the rounds (95 %% interval) |\n|---|---|---:|---:|---:|---:|\n");
+	else
+		fprintf(out,
+			"| Workload | Host | RDMA | TCP | RDMA/TCP |\n|---|---|---:|---:|---:|\n");
+}
+
+/*
+ * CPU seconds per GiB of one side as a person reads them: "96.7 s per
+ * GiB", or for small I/O per 1,000 I/Os ("31.4 ms per 1k I/Os"): bytes
+ * per I/O are the side's bandwidth over its IOPS.
+ */
+static void fmt_cpu_cost(char *buf, size_t n, double per_gib, json_object *side,
+			 int small)
+{
+	double io = rio_json_num(side, "bw_bytes", NAN) /
+		    rio_json_num(side, "iops", NAN);
+	char t[RIO_UNITS_LEN];
+
+	if (small && io > 0) {
+		rio_units_ns(t, per_gib * io / GIB * 1000 * 1e9);
+		snprintf(buf, n, "%s per 1k I/Os", t);
+	} else {
+		rio_units_ns(t, per_gib * 1e9);
+		snprintf(buf, n, "%s per GiB", t);
+	}
+}
+
+/* The cell of a pair's CPU ratio on host over the rounds. */
+static void host_cpu_interval(json_object *c, const char *host, FILE *out)
+{
+	json_object *hc = rio_json_get(rio_json_get(c, "over_rounds"),
+				       "host_cpu_per_gib"),
+		    *h, *ratio = NULL;
+	char cell[RIO_REPORT_SPREAD_LEN];
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hc); i++) {
+		h = json_object_array_get_idx(hc, i);
+		if (!strcmp(rio_json_str(h, "host") ?: "", host ?: ""))
+			ratio = rio_json_get(h, "ratio");
+	}
+	fmt_interval(cell, sizeof(cell), ratio);
+	fprintf(out, " %s |", cell);
+}
+
+/* Each watched host's busy CPU per GiB under each side of a pair. */
+static void host_cpu_table(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c, *hc, *h;
+	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
+	int rows = 0, small;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		hc = rio_json_get(c, "host_cpu_per_gib");
+		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
+			       "bandwidth");
+		rio_report_pair_label(l, sizeof(l), doc, c);
+		for (j = 0; j < rio_json_len(hc); j++) {
+			h = json_object_array_get_idx(hc, j);
+			if (!rows++)
+				host_cpu_head(doc, out);
+			rio_units_ratio(ra, rio_json_num(h, "ratio", NAN));
+			fmt_cpu_cost(rc, sizeof(rc),
+				     rio_json_num(h, "rdma_s", NAN),
+				     rio_json_get(c, "rdma"), small);
+			fmt_cpu_cost(tc, sizeof(tc),
+				     rio_json_num(h, "tcp_s", NAN),
+				     rio_json_get(c, "tcp"), small);
+			fprintf(out, "| %s | %s | %s | %s | %s |", l,
+				rio_json_str(h, "host"), rc, tc, ra);
+			if (rounds_of(doc))
+				host_cpu_interval(c, rio_json_str(h, "host"),
+						  out);
+			fprintf(out, "\n");
+		}
+	}
+	if (rows)
+		fprintf(out, "\n");
+	else if (rio_json_get(doc, "cpu"))
+		fprintf(out, "Hosts' CPU: not attributed to jobs (%s).\n\n",
+			rio_json_str(rio_json_get(doc, "cpu"), "match"));
+}
+
+/* fio's CPU per GiB on the client side, for pairs that move data. */
+static void cpu_table(json_object *doc, FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons"), *c;
+	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
+	int rows = 0, small;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		if (isnan(rio_json_num(c, "fio_cpu_per_gib_ratio", NAN)) ||
+		    !strcmp(rio_json_str(c, "kind") ?: "", "latency"))
+			continue;
+		if (!rows++)
+			fprintf(out,
+				"CPU time of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
+				"| Workload | RDMA | TCP | RDMA/TCP |\n|---|---:|---:|---:|\n");
+		rio_report_pair_label(l, sizeof(l), doc, c);
+		rio_units_ratio(ra,
+				rio_json_num(c, "fio_cpu_per_gib_ratio", NAN));
+		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
+			       "bandwidth");
+		fmt_cpu_cost(rc, sizeof(rc),
+			     rio_json_num(rio_json_get(c, "rdma"),
+					  "fio_cpu_per_gib_s", NAN),
+			     rio_json_get(c, "rdma"), small);
+		fmt_cpu_cost(tc, sizeof(tc),
+			     rio_json_num(rio_json_get(c, "tcp"),
+					  "fio_cpu_per_gib_s", NAN),
+			     rio_json_get(c, "tcp"), small);
+		fprintf(out, "| %s | %s | %s | %s |\n", l, rc, tc, ra);
+	}
+	if (rows)
+		fprintf(out, "\n");
+}
+
+static void rounds_row(json_object *doc, json_object *c,
+		       const struct rio_report_opts *o, FILE *out)
+{
+	json_object *ov = rio_json_get(c, "over_rounds");
+	json_object *r = rio_json_get(ov, "rdma"), *t = rio_json_get(ov, "tcp");
+	char l[512], rb[RIO_REPORT_SPREAD_LEN], tb[RIO_REPORT_SPREAD_LEN],
+		ri[RIO_REPORT_SPREAD_LEN], ti[RIO_REPORT_SPREAD_LEN],
+		ra[RIO_REPORT_SPREAD_LEN], ia[RIO_REPORT_SPREAD_LEN],
+		p50[RIO_REPORT_SPREAD_LEN], p99[RIO_REPORT_SPREAD_LEN];
+
+	rio_report_pair_label(l, sizeof(l), doc, c);
+	fmt_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"), RATE, o->gbit);
+	fmt_spread(tb, sizeof(tb), rio_json_get(t, "bw_bytes"), RATE, o->gbit);
+	fmt_spread(ri, sizeof(ri), rio_json_get(r, "iops"), COUNT, 0);
+	fmt_spread(ti, sizeof(ti), rio_json_get(t, "iops"), COUNT, 0);
+	fmt_interval(ra, sizeof(ra), rio_json_get(ov, "bw_ratio"));
+	fmt_interval(ia, sizeof(ia), rio_json_get(ov, "iops_ratio"));
+	fmt_interval(p50, sizeof(p50), rio_json_get(ov, "p50_ratio"));
+	fmt_interval(p99, sizeof(p99), rio_json_get(ov, "p99_ratio"));
+	fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
+		(int)rio_json_num(ov, "rounds", 0), rb, tb, ra, ri, ti, ia, p50,
+		p99);
+}
+
+/* Each pair over the rounds: how far the rounds spread, how sure a ratio is. */
+static void rounds_table(json_object *doc, const struct rio_report_opts *o,
+			 FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	size_t i;
+
+	fprintf(out,
+		"Over the %d rounds: each side's median (smallest – largest round), and each RDMA/TCP ratio's median (95 %% interval of its geometric mean over the rounds, Student's t on the rounds' log ratios; RDMA and TCP of one round paired):\n\n",
+		rounds_of(doc));
+	fprintf(out,
+		"| Workload | Rounds | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | p50 RDMA/TCP | p99 RDMA/TCP |\n"
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(cs); i++)
+		rounds_row(doc, json_object_array_get_idx(cs, i), o, out);
+	fprintf(out, "\n");
+}
+
+static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
+			      FILE *out)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	size_t i;
+
+	fprintf(out, "## RDMA vs TCP\n\n");
+	if (rounds_of(doc) && rio_json_len(cs))
+		fprintf(out,
+			"Medians of the %d rounds: each figure and each ratio is the median over the rounds (a ratio of its rounds' own ratios).\n\n",
+			rounds_of(doc));
+	if (!rio_json_len(cs)) {
+		fprintf(out,
+			"No workload has both a \"-rdma\" and a \"-tcp\" job.\n\n");
+		return;
+	}
+	fprintf(out,
+		"| Workload | Measures | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | RDMA p50 / p99 / p99.9 | TCP p50 / p99 / p99.9 | p50 RDMA/TCP | p99 RDMA/TCP |\n");
+	fprintf(out,
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < rio_json_len(cs); i++)
+		pair_row(doc, json_object_array_get_idx(cs, i), o, out);
+	fprintf(out, "\n");
+	if (rounds_of(doc))
+		rounds_table(doc, o, out);
+	host_cpu_table(doc, out);
+	cpu_table(doc, out);
+}
+
+static int is_target(json_object *r)
+{
+	const char *role = rio_json_str(r, "role");
+
+	return role && !strcmp(role, "target");
+}
+
+/* fio's CPU of a job: "12.3 + 45.6 %, 1.23 s/GiB", or per 1,000 I/Os for
+ * small ones, where a GiB is a figure no one moves. */
+static void fmt_cpu(char *buf, size_t n, json_object *cpu)
+{
+	double g = rio_json_num(cpu, "per_gib_s", NAN);
+	double k = rio_json_num(cpu, "per_kio_s", NAN);
+	char t[RIO_UNITS_LEN];
+
+	if (!cpu) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%.1f + %.1f %%", rio_json_num(cpu, "usr_pct", 0),
+		 rio_json_num(cpu, "sys_pct", 0));
+	/* bytes per I/O = GiB * per_kio / (1000 * per_gib) */
+	if (!isnan(g) && !isnan(k) && g > 0 && GIB * k / (1000 * g) < 32768) {
+		rio_units_ns(t, k * 1e9);
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %s per 1k I/Os",
+			 t);
+	} else if (!isnan(g)) {
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %.3g s/GiB", g);
+	}
+}
+
+/* A job's bandwidth and IOPS: with rounds, their range over the rounds. */
+static void job_figures(char *bw, char *iops, json_object *r, const char *dir,
+			const struct rio_report_opts *o)
+{
+	json_object *d = rio_json_get(r, dir);
+	json_object *ov = rio_json_get(rio_json_get(r, "over_rounds"), dir);
+
+	if (ov) {
+		fmt_spread(bw, RIO_REPORT_SPREAD_LEN,
+			   rio_json_get(ov, "bw_bytes"), RATE, o->gbit);
+		fmt_spread(iops, RIO_REPORT_SPREAD_LEN,
+			   rio_json_get(ov, "iops"), COUNT, 0);
+		return;
+	}
+	rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN), o->gbit);
+	rio_units_count(iops, rio_json_num(d, "iops", NAN));
+}
+
+static void job_rows(json_object *doc, const struct rio_report_opts *o,
+		     int targets, FILE *out)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *rs = rio_json_get(doc, "results"), *r, *d;
+	char l[512], bw[RIO_REPORT_SPREAD_LEN], iops[RIO_REPORT_SPREAD_LEN],
+		lat[128], cpu[96];
+	size_t i;
+	int k;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		r = json_object_array_get_idx(rs, i);
+		if (is_target(r) != targets)
+			continue;
+		fmt_cpu(cpu, sizeof(cpu), rio_json_get(r, "fio_cpu"));
+		for (k = 0; k < 2; k++) {
+			d = rio_json_get(r, dirs[k]);
+			if (!d)
+				continue;
+			label(l, sizeof(l), r, "jobname", dirs[k],
+			      multi_host(doc, "results"));
+			job_figures(bw, iops, r, dirs[k], o);
+			fmt_lat(lat, sizeof(lat), rio_json_get(d, "clat_ns"));
+			if (targets)
+				fprintf(out, "| %s | %s | %s | %s |\n", l, bw,
+					iops, cpu);
+			else
+				fprintf(out, "| %s | %s | %s | %s | %s |\n", l,
+					bw, iops, lat, cpu);
+		}
+	}
+}
+
+static int any_target(json_object *doc)
+{
+	json_object *rs = rio_json_get(doc, "results");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rs); i++)
+		if (is_target(json_object_array_get_idx(rs, i)))
+			return 1;
+	return 0;
+}
+
+static void jobs_table(json_object *doc, const struct rio_report_opts *o,
+		       FILE *out)
+{
+	fprintf(out, "## Jobs\n\n");
+	if (rounds_of(doc))
+		fprintf(out,
+			"Medians of the %d rounds; bandwidth and IOPS with the smallest and the largest round.\n\n",
+			rounds_of(doc));
+	fprintf(out,
+		"| Job | Bandwidth | IOPS | p50 / p99 / p99.9 | fio CPU usr + sys |\n");
+	fprintf(out, "|---|---:|---:|---:|---:|\n");
+	job_rows(doc, o, 0, out);
+	fprintf(out, "\n");
+	if (!any_target(doc))
+		return;
+	fprintf(out,
+		"## Targets\n\nThe passive side of the jobs above: a target counts what it received as reads and what was read from it as writes; its latencies time its own loop, not the clients' requests.\n\n");
+	fprintf(out, "| Target | Bandwidth | IOPS | fio CPU usr + sys |\n");
+	fprintf(out, "|---|---:|---:|---:|\n");
+	job_rows(doc, o, 1, out);
+	fprintf(out, "\n");
+}
+
+/* One line per RDMA port of env ("environment"), each after pre. */
+static void setup_devices(json_object *env, const char *pre, FILE *out)
+{
+	json_object *st = rio_json_get(env, "status");
+	json_object *devs = rio_json_get(st, "rdma_devices"), *d, *p;
+	size_t i, j;
+
+	if (!rio_json_len(devs))
+		fprintf(out,
+			"%s- RDMA devices: none found (environment from %s)\n",
+			pre, rio_json_str(env, "source"));
+	for (i = 0; i < rio_json_len(devs); i++) {
+		d = json_object_array_get_idx(devs, i);
+		for (j = 0; j < rio_json_len(rio_json_get(d, "ports")); j++) {
+			p = json_object_array_get_idx(rio_json_get(d, "ports"),
+						      j);
+			fprintf(out,
+				"%s- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
+				pre, rio_json_str(d, "name"),
+				rio_json_str(d, "driver") ?: "no driver",
+				rio_json_str(d, "transport")
+					?: "transport unknown",
+				(int)rio_json_num(p, "port", 0),
+				rio_json_str(p, "state") ?: "?",
+				rio_json_str(p, "link_layer") ?: "?",
+				(int)rio_json_num(p, "active_mtu", 0),
+				rio_json_str(p, "rate") ?: "rate unknown",
+				rio_json_str(p, "netdev") ?: "none");
+		}
+	}
+}
+
+static int has_option(json_object *export, const char *opt)
+{
+	json_object *o = rio_json_get(export, "options");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(o); i++)
+		if (!strcmp(json_object_get_string(
+				    json_object_array_get_idx(o, i)),
+			    opt))
+			return 1;
+	return 0;
+}
+
+/* An export some job's mount used: "SERVER:PATH" of a mount ends in PATH. */
+static int exported_to_jobs(json_object *doc, const char *path)
+{
+	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
+				       "nfs_mounts_during_run");
+	const char *src, *colon;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ms); i++) {
+		src = rio_json_str(json_object_array_get_idx(ms, i), "source");
+		colon = src ? strrchr(src, ':') : NULL;
+		if (colon && !strcmp(colon + 1, path))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A host's NFS exports, and for those the jobs used whether writes were
+ * acknowledged before they reached the server's storage (async) or after
+ * (sync, nfs-utils' default): it decides what a write figure measures.
+ */
+static void setup_exports(json_object *doc, json_object *env, const char *pre,
+			  FILE *out)
+{
+	json_object *ex = rio_json_get(rio_json_get(env, "status"), "exports");
+	json_object *e, *o;
+	const char *path;
+	size_t i, j;
+
+	for (i = 0; i < rio_json_len(ex); i++) {
+		e = json_object_array_get_idx(ex, i);
+		path = rio_json_str(e, "path") ?: "?";
+		o = rio_json_get(e, "options");
+		fprintf(out, "%s- NFS export %s to %s:", pre, path,
+			rio_json_str(e, "clients") ?: "?");
+		for (j = 0; j < rio_json_len(o); j++)
+			fprintf(out, "%s%s", j ? "," : " ",
+				json_object_get_string(
+					json_object_array_get_idx(o, j)));
+		fprintf(out, "\n");
+		if (!exported_to_jobs(doc, path))
+			continue;
+		fprintf(out, "%s  - %s\n", pre,
+			has_option(e, "async")
+				? "async: the server acknowledged each write before it reached its storage, so writes measure the network and the server's memory, and a crash of the server loses them"
+				: "sync (nfs-utils' default): the server acknowledged each write only once its storage had it, so writes include the server's storage (memory, in the lab's tmpfs)");
+	}
+}
+
+static void setup_mounts(json_object *doc, FILE *out)
+{
+	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
+				       "nfs_mounts_during_run"),
+		    *m;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ms); i++) {
+		m = json_object_array_get_idx(ms, i);
+		fprintf(out,
+			"- NFS mount during the run: %s on %s, proto=%s vers=%s rsize=%d wsize=%d nconnect=%d\n",
+			rio_json_str(m, "source"),
+			rio_json_str(m, "mountpoint"),
+			rio_json_str(m, "proto") ?: "?",
+			rio_json_str(m, "vers") ?: "?",
+			(int)rio_json_num(m, "rsize", 0),
+			(int)rio_json_num(m, "wsize", 0),
+			(int)rio_json_num(m, "nconnect", 1));
+	}
+}
+
+static int has_warning(json_object *doc, const char *code)
+{
+	json_object *ws = rio_json_get(doc, "warnings");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(ws); i++)
+		if (!strcmp(rio_json_str(json_object_array_get_idx(ws, i),
+					 "code"),
+			    code))
+			return 1;
+	return 0;
+}
+
+/* The host line: name, kernel and CPU; then its versions. */
+static void setup_host(const char *what, json_object *host, json_object *ver,
+		       FILE *out)
+{
+	json_object *cpu = rio_json_get(host, "cpu");
+
+	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what,
+		rio_json_str(host, "hostname"), rio_json_str(ver, "kernel"),
+		(int)rio_json_num(cpu, "count", 0),
+		rio_json_str(cpu, "model") ?: "unknown CPU",
+		json_object_get_boolean(rio_json_get(cpu, "emulated"))
+			? " (emulated)"
+			: "");
+}
+
+/* fio.hosts[] of the client whose address is client, NULL when none. */
+static json_object *fio_host(json_object *doc, const char *client)
+{
+	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hs); i++) {
+		h = json_object_array_get_idx(hs, i);
+		if (!strcmp(rio_json_str(h, "client"), client))
+			return h;
+	}
+	return NULL;
+}
+
+/* Where fio --client sent what: "server lab-server (sock:...)" per host. */
+static void setup_fio_hosts(json_object *doc, FILE *out)
+{
+	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
+	size_t i;
+
+	if (!rio_json_len(hs))
+		return;
+	fprintf(out, "- fio client/server mode:");
+	for (i = 0; i < rio_json_len(hs); i++) {
+		h = json_object_array_get_idx(hs, i);
+		fprintf(out, "%s %s%s%s (%s%s)", i ? ";" : "",
+			rio_json_str(h, "role") ?: "",
+			rio_json_str(h, "role") ? " jobs on " : "",
+			rio_json_str(h, "host"),
+			json_object_get_boolean(rio_json_get(h, "local"))
+				? "this host, "
+				: "",
+			rio_json_str(h, "client"));
+	}
+	fprintf(out, "\n");
+}
+
+/* Each --client host's environment, as --remote-env recorded it. */
+static void setup_remote(json_object *doc, FILE *out)
+{
+	json_object *rs = rio_json_get(doc, "remote_hosts"), *r, *env, *ver;
+	const char *role;
+	char what[512];
+	size_t i;
+
+	for (i = 0; i < rio_json_len(rs); i++) {
+		r = json_object_array_get_idx(rs, i);
+		env = rio_json_get(r, "env");
+		ver = rio_json_get(env, "versions");
+		role = rio_json_str(fio_host(doc, rio_json_str(r, "client")),
+				    "role");
+		if (role)
+			snprintf(what, sizeof(what),
+				 "%s host (fio --client %s) is", role,
+				 rio_json_str(r, "client"));
+		else
+			snprintf(what, sizeof(what),
+				 "remote host %s (fio --client %s) is",
+				 rio_json_str(r, "host"),
+				 rio_json_str(r, "client"));
+		setup_host(what, rio_json_get(env, "host"), ver, out);
+		fprintf(out, "  - rdmaio %s, %s, rdma-core %s\n",
+			rio_json_str(ver, "rdmaio"),
+			rio_json_str(ver, "fio") ?: "fio ?",
+			rio_json_str(ver, "rdma_core") ?: "not installed");
+		setup_devices(rio_json_get(env, "environment"), "  ", out);
+		setup_exports(doc, rio_json_get(env, "environment"), "  ", out);
+	}
+	if (has_warning(doc, "remote-environment"))
+		fprintf(out,
+			"- remote hosts' environments: not recorded (run with --remote-env)\n");
+}
+
+/* What the numbers were measured on, and how to read them, first. */
+static void setup(json_object *doc, FILE *out)
+{
+	json_object *host = rio_json_get(doc, "host");
+	json_object *ver = rio_json_get(doc, "versions");
+	json_object *cpu = rio_json_get(host, "cpu");
+
+	fprintf(out, "## Setup\n\n");
+	setup_host("host", host, ver, out);
+	fprintf(out, "- rdmaio %s, %s, rdma-core %s\n",
+		rio_json_str(ver, "rdmaio"),
+		rio_json_str(ver, "fio") ?: "fio ?",
+		rio_json_str(ver, "rdma_core") ?: "not installed");
+	setup_devices(rio_json_get(doc, "environment"), "", out);
+	setup_exports(doc, rio_json_get(doc, "environment"), "", out);
+	setup_mounts(doc, out);
+	setup_fio_hosts(doc, out);
+	setup_remote(doc, out);
+	if (rounds_of(doc))
+		fprintf(out,
+			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
+			rounds_of(doc), rounds_of(doc));
+	if (has_warning(doc, "software-rdma"))
+		fprintf(out,
+			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
+	if (json_object_get_boolean(rio_json_get(cpu, "emulated")) ||
+	    has_warning(doc, "emulated-cpu"))
+		fprintf(out,
+			"\n**The CPU is emulated: every figure is far below hardware; compare ratios only.**\n");
+	fprintf(out, "\n");
+}
+
+static void print_causes(json_object *c, FILE *out)
+{
+	json_object *lc = rio_json_get(c, "likely_causes");
+	size_t j;
+
+	for (j = 0; j < rio_json_len(lc); j++)
+		fprintf(out, "  - likely: %s\n",
+			json_object_get_string(
+				json_object_array_get_idx(lc, j)));
+}
+
+static int flagged(json_object *c, const char *name, const char *host)
+{
+	return !strcmp(rio_json_str(c, "status"), "flagged") &&
+	       (!name || !strcmp(rio_json_str(c, "name"), name)) &&
+	       (!host || !strcmp(rio_json_str(c, "host"), host));
+}
+
+/* " (rounds 1, 3)": the rounds a check of a result of rounds came from. */
+static void print_rounds(json_object *c, FILE *out)
+{
+	json_object *rs = rio_json_get(c, "rounds");
+	size_t i, n = rio_json_len(rs);
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%d",
+			i	? ", "
+			: n > 1 ? " (rounds "
+				: " (round ",
+			json_object_get_int(json_object_array_get_idx(rs, i)));
+	fprintf(out, "%s\n", n ? ")" : "");
+}
+
+/* A one-host run flags every job with a peer: one entry per host, naming
+ * the jobs ("job NAME on HOST: ..." is how each check begins). */
+static void print_loopback(json_object *checks, size_t first, FILE *out)
+{
+	json_object *c0 = json_object_array_get_idx(checks, first), *c;
+	const char *host = rio_json_str(c0, "host"), *m, *on;
+	size_t i, n = 0;
+
+	for (i = 0; i < rio_json_len(checks); i++)
+		n += flagged(json_object_array_get_idx(checks, i), "loopback",
+			     host);
+	fprintf(out, "- FLAGGED loopback: %zu job%s on %s reached %s itself (",
+		n, n > 1 ? "s" : "", host, host);
+	for (i = first, n = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		m = rio_json_str(c, "message");
+		on = strstr(m, " on ");
+		if (flagged(c, "loopback", host) && !strncmp(m, "job ", 4) &&
+		    on)
+			fprintf(out, "%s%.*s", n++ ? ", " : "",
+				(int)(on - m - 4), m + 4);
+	}
+	fprintf(out, "); the first: %s", rio_json_str(c0, "message"));
+	print_rounds(c0, out);
+	print_causes(c0, out);
+}
+
+static int print_flagged(json_object *checks, FILE *out)
+{
+	json_object *c;
+	size_t i, j;
+	int any = 0, seen;
+
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		if (!flagged(c, NULL, NULL))
+			continue;
+		any = 1;
+		if (strcmp(rio_json_str(c, "name"), "loopback")) {
+			fprintf(out, "- FLAGGED %s: %s",
+				rio_json_str(c, "name"),
+				rio_json_str(c, "message"));
+			print_rounds(c, out);
+			print_causes(c, out);
+			continue;
+		}
+		for (j = 0, seen = 0; j < i && !seen; j++)
+			seen = flagged(json_object_array_get_idx(checks, j),
+				       "loopback", rio_json_str(c, "host"));
+		if (!seen)
+			print_loopback(checks, i, out);
+	}
+	return any;
+}
+
+void rio_report_write(json_object *doc, const struct rio_report_opts *o,
+		      FILE *out)
+{
+	json_object *checks = rio_json_get(doc, "checks");
+	json_object *warns = rio_json_get(doc, "warnings");
+	size_t i;
+
+	verdicts(doc, out);
+	setup(doc, out);
+	comparisons_table(doc, o, out);
+	rio_reportbase_table(doc, o, out);
+	jobs_table(doc, o, out);
+	fprintf(out, "## Checks\n\n");
+	if (!print_flagged(checks, out))
+		fprintf(out, "- nothing flagged (%zu checks)\n",
+			rio_json_len(checks));
+	if (rio_json_len(warns)) {
+		fprintf(out, "\n## Warnings\n\n");
+		for (i = 0; i < rio_json_len(warns); i++)
+			fprintf(out, "- %s\n",
+				rio_json_str(json_object_array_get_idx(warns,
+								       i),
+					     "message"));
+	}
+}
+
+void rio_report_table(json_object *doc, FILE *out)
+{
+	const struct rio_report_opts o = { 0 };
+
+	rio_report_write(doc, &o, out);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_REPORTBASE_H
+#define RDMAIO_TOOLS_REPORTBASE_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "read/report.h"
+
+/*
+ * The report's part on a result's baselines (rdmaio run --baseline): one
+ * verdict line per baseline, read against the sequential read pairs (a
+ * comparison of kind bandwidth, reads on both sides), and a table of the
+ * baselines and those pairs' sides with their bandwidth, the ratio to the
+ * first baseline and each host's CPU per GiB. Nothing without baselines.
+ */
+void rio_reportbase_verdicts(json_object *doc, FILE *out);
+void rio_reportbase_table(json_object *doc, const struct rio_report_opts *o,
+			  FILE *out);
+
+#endif

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "result/check.h"
+#include "run/fiorun.h"
+#include "result/hostmap.h"
+#include "result/host.h"
+#include "base/jutil.h"
+#include "rc_log.h"
+#include "run/remote.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+
+/* Bytes on the wire per packet beyond the payload. */
+#define ETH_ROCEV2_OVERHEAD (8 + 12 + 14 + 4 + 20 + 8 + 12 + 4)
+#define IB_OVERHEAD (8 + 12 + 4 + 2)
+
+double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu)
+{
+	int ib = link_layer && !strcasecmp(link_layer, "infiniband");
+	double overhead = ib ? IB_OVERHEAD : ETH_ROCEV2_OVERHEAD;
+
+	return rate_gbps * 1e9 / 8 * mtu / (mtu + overhead);
+}
+
+static json_object *link_json(const char *source, const char *dev, int port,
+			      const char *ll, double gbps, int mtu)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "source", json_object_new_string(source));
+	json_object_object_add(o, "device",
+			       dev ? json_object_new_string(dev) : NULL);
+	json_object_object_add(o, "port",
+			       port ? json_object_new_int(port) : NULL);
+	json_object_object_add(o, "link_layer", json_object_new_string(ll));
+	json_object_object_add(o, "rate_gbps", json_object_new_double(gbps));
+	json_object_object_add(o, "active_mtu", json_object_new_int(mtu));
+	json_object_object_add(
+		o, "ceiling_bytes_per_s",
+		json_object_new_double(rio_check_ceiling(gbps, ll, mtu)));
+	return o;
+}
+
+/*
+ * sysfs gives SDR/DDR/QDR rates as signalling rates, which carry 8b/10b
+ * encoding: the data rate is 80% of the figure.
+ */
+static double data_gbps(json_object *port)
+{
+	double g = rio_json_num(port, "rate_gbps", 0);
+	const char *rate = rio_json_str(port, "rate");
+
+	if (rate &&
+	    (strstr(rate, "SDR") || strstr(rate, "DDR") || strstr(rate, "QDR")))
+		g *= 0.8;
+	return g;
+}
+
+json_object *rio_check_links(const struct rio_link_opt *opt,
+			     json_object *env_status)
+{
+	json_object *arr = json_object_new_array(), *devs, *dev, *ports, *p;
+	const char *ll, *state;
+	size_t i, j;
+	int mtu;
+
+	if (opt->rate_gbps > 0 || opt->link_layer || opt->mtu) {
+		ll = opt->link_layer ? opt->link_layer : "ethernet";
+		mtu = opt->mtu ? opt->mtu : 4096;
+		if (!(opt->rate_gbps > 0) ||
+		    (strcmp(ll, "ethernet") && strcmp(ll, "infiniband")) ||
+		    mtu < 256 || mtu > 4096) {
+			rc_err("link: need --link-gbps > 0, --link-layer ethernet|infiniband and --mtu 256..4096 (got %g Gb/s, %s, %d)",
+			       opt->rate_gbps, ll, mtu);
+			json_object_put(arr);
+			return NULL;
+		}
+		json_object_array_add(arr, link_json("option", NULL, 0, ll,
+						     opt->rate_gbps, mtu));
+		return arr;
+	}
+	devs = rio_json_get(env_status, "rdma_devices");
+	for (i = 0; devs && i < rio_json_len(devs); i++) {
+		dev = json_object_array_get_idx(devs, i);
+		/* rxe and siw report a rate mapped from the netdev's speed,
+		 * 2.5 Gb/s when it has none (veth): not a ceiling. */
+		if (rio_json_str(dev, "transport") &&
+		    !strcmp(rio_json_str(dev, "transport"), "software"))
+			continue;
+		ports = rio_json_get(dev, "ports");
+		for (j = 0; ports && j < rio_json_len(ports); j++) {
+			p = json_object_array_get_idx(ports, j);
+			state = rio_json_str(p, "state");
+			ll = rio_json_str(p, "link_layer");
+			if (!state || strcasecmp(state, "ACTIVE") ||
+			    data_gbps(p) <= 0)
+				continue;
+			/* Unknown MTU: 4096 gives the highest ceiling, so
+			 * the check can miss a claim but never invents one. */
+			mtu = (int)rio_json_num(p, "active_mtu", 4096);
+			json_object_array_add(
+				arr,
+				link_json("environment",
+					  rio_json_str(dev, "name"),
+					  (int)rio_json_num(p, "port", 0),
+					  ll && !strcasecmp(ll, "infiniband")
+						  ? "infiniband"
+						  : "ethernet",
+					  data_gbps(p),
+					  mtu < 256 ? 4096 : mtu));
+		}
+	}
+	return arr;
+}
+
+static const char *const ceiling_causes[] = {
+	"a cache answered: the client's page cache (direct=0, or data read twice) or the server's, so the bytes never crossed the link",
+	"the traffic used more links than recorded: several ports, bonding, multipath or nconnect over several NICs",
+	"a unit error: GB vs GiB, Gb/s vs GB/s, or one total counted once per job",
+	"the job did not use this link at all: a local engine, loopback or a different interface",
+	NULL,
+};
+
+void rio_check_add(json_object *arr, const char *name, const char *host,
+		   int groupid, const char *dir, const char *status,
+		   double measured, double ceiling, const char *msg,
+		   const char *const *causes)
+{
+	json_object *c = json_object_new_object(), *lc;
+	size_t i;
+
+	lc = json_object_new_array();
+	for (i = 0; causes && causes[i]; i++)
+		json_object_array_add(lc, json_object_new_string(causes[i]));
+	json_object_object_add(c, "name", json_object_new_string(name));
+	json_object_object_add(c, "host", json_object_new_string(host));
+	json_object_object_add(c, "groupid", json_object_new_int(groupid));
+	json_object_object_add(c, "direction",
+			       dir ? json_object_new_string(dir) : NULL);
+	json_object_object_add(c, "status", json_object_new_string(status));
+	json_object_object_add(c, "measured_bytes_per_s",
+			       rio_json_num_or_null(measured));
+	json_object_object_add(c, "ceiling_bytes_per_s",
+			       rio_json_num_or_null(ceiling));
+	json_object_object_add(c, "message", json_object_new_string(msg));
+	json_object_object_add(c, "likely_causes", lc);
+	json_object_array_add(arr, c);
+}
+
+static double links_ceiling(json_object *links, const char *host,
+			    const struct rio_hostmap *hosts, char *desc,
+			    size_t dlen)
+{
+	double sum = 0;
+	json_object *l;
+	size_t i;
+	int n = 0;
+
+	desc[0] = '\0';
+	for (i = 0; i < rio_json_len(links); i++) {
+		l = json_object_array_get_idx(links, i);
+		/* The environment describes this host only. */
+		if (!strcmp(rio_json_str(l, "source"), "environment") &&
+		    !rio_hostmap_is_local(hosts, host))
+			continue;
+		sum += rio_json_num(l, "ceiling_bytes_per_s", 0);
+		n++;
+		snprintf(desc + strlen(desc), dlen - strlen(desc),
+			 "%s%g Gb/s %s MTU %d", n > 1 ? " + " : "",
+			 rio_json_num(l, "rate_gbps", 0),
+			 rio_json_str(l, "link_layer"),
+			 (int)rio_json_num(l, "active_mtu", 0));
+	}
+	return n ? sum : NAN;
+}
+
+/* One fio job entry as the payload-ceiling check sees it. */
+struct job {
+	json_object *e;
+	const char *name;
+	const char *host; /* the host's name, as the hostmap gives it */
+	const char *server; /* fio's name of its fio --server; NULL: here */
+	int port;
+	int run; /* its fio run: the index in fio.runs */
+	int gid;
+	int parent; /* the job of its group it waits for; -1: none */
+	double w[2]; /* read, write bytes/s */
+	/* One direction at a time: the most in flight at once in its subtree,
+	 * the same summed over its waiters, and whether it is summed. */
+	double best, below;
+	int take, descend;
+};
+
+static int same_server(const struct job *a, const struct job *b)
+{
+	if (a->port != b->port || !a->server != !b->server)
+		return 0;
+	return !a->server || !strcmp(a->server, b->server);
+}
+
+static int same_group(const struct job *a, const struct job *b)
+{
+	return a->gid == b->gid && a->run == b->run &&
+	       !strcmp(a->host, b->host);
+}
+
+/*
+ * Whether the fio run's argv gave the fio --server named server the section
+ * job, or all of its job file (no --section for it).
+ */
+static int run_lists(json_object *run, const char *server, const char *job)
+{
+	json_object *argv = rio_json_get(run, "argv");
+	size_t i, n = rio_json_len(argv);
+	int mine = 0, filtered = 0, found = 0;
+	const char *a;
+	char *name;
+
+	if (!server || !job)
+		return 1;
+	for (i = 0; i <= n; i++) {
+		a = i < n ? json_object_get_string(
+				    json_object_array_get_idx(argv, i))
+			  : NULL;
+		if (a && strncmp(a, "--client=", 9)) {
+			if (!strncmp(a, "--section=", 10)) {
+				filtered = 1;
+				found |= !strcmp(a + 10, job);
+			}
+			continue;
+		}
+		if (mine && (found || !filtered))
+			return 1;
+		name = a ? rio_remote_host_name(a + 9) : NULL;
+		mine = name && !strcmp(name, server);
+		filtered = found = 0;
+		free(name);
+	}
+	return 0;
+}
+
+/*
+ * A run split by role joins the entries of its fio runs in run order, and
+ * each fio --server numbers its groups from 0 again in every run: the run
+ * of an entry is the first one from its predecessor's on that lists its
+ * section for its server, and a later one when its server's groupid fell.
+ */
+static void assign_runs(struct job *jobs, int n, json_object *runs)
+{
+	int nr = (int)rio_json_len(runs), i, j, lb, k;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].run = 0;
+		if (nr < 2)
+			continue;
+		lb = i ? jobs[i - 1].run : 0;
+		for (j = i - 1; j >= 0 && !same_server(&jobs[i], &jobs[j]); j--)
+			;
+		if (j >= 0 && jobs[i].gid < jobs[j].gid && jobs[j].run >= lb)
+			lb = jobs[j].run + 1;
+		for (k = lb;
+		     k < nr && !run_lists(json_object_array_get_idx(runs, k),
+					  jobs[i].server, jobs[i].name);
+		     k++)
+			;
+		jobs[i].run = k < nr ? k : lb < nr ? lb : nr - 1;
+	}
+}
+
+/*
+ * fio's wait_for names a job defined before, of the same fio process: the
+ * nearest such entry of the same group. A name found nowhere there leaves
+ * the job a root, which can only raise the sum.
+ */
+static void link_waits(struct job *jobs, int n)
+{
+	const char *w;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].parent = -1;
+		w = rio_json_str(rio_json_get(jobs[i].e, "job options"),
+				 "wait_for");
+		for (j = i - 1; w && j >= 0; j--)
+			if (same_group(&jobs[i], &jobs[j]) &&
+			    same_server(&jobs[i], &jobs[j]) && jobs[j].name &&
+			    !strcmp(jobs[j].name, w)) {
+				jobs[i].parent = j;
+				break;
+			}
+	}
+}
+
+/*
+ * The most bandwidth of direction d in flight at once among the group's
+ * jobs m[0..k) (in entry order, so a job's waitee comes before it): wait_for
+ * makes them a forest, whose heaviest antichain is best(v) = max(w(v), the
+ * sum of best() of its waiters), summed over the roots. Marks the jobs it
+ * sums (take).
+ */
+static double antichain(struct job *jobs, const int *m, int k, int d)
+{
+	struct job *j;
+	double total = 0;
+	int i, open;
+
+	for (i = 0; i < k; i++)
+		jobs[m[i]].below = 0;
+	for (i = k - 1; i >= 0; i--) {
+		j = &jobs[m[i]];
+		j->best = fmax(j->w[d], j->below);
+		if (j->parent >= 0)
+			jobs[j->parent].below += j->best;
+		else
+			total += j->best;
+	}
+	for (i = 0; i < k; i++) {
+		j = &jobs[m[i]];
+		open = j->parent < 0 || jobs[j->parent].descend;
+		/* On a tie the one job is named, not its waiters. */
+		j->take = open && j->w[d] >= j->below;
+		j->descend = open && !j->take;
+	}
+	return total;
+}
+
+/* Moves data in d and is (or, with taken 0, is not) summed. */
+static int named(const struct job *j, int d, int taken)
+{
+	return j->w[d] > 0 && !j->take == !taken;
+}
+
+/* "job a" or "jobs a + b": the group's jobs named(); returns how many. */
+static int put_names(FILE *f, const struct job *jobs, const int *m, int k,
+		     int d, int taken, const char *sep)
+{
+	int i, c = 0;
+
+	for (i = 0; i < k; i++)
+		c += named(&jobs[m[i]], d, taken);
+	fprintf(f, "job%s ", c > 1 ? "s" : "");
+	for (i = 0, c = 0; i < k; i++)
+		if (named(&jobs[m[i]], d, taken))
+			fprintf(f, "%s%s", c++ ? sep : "",
+				jobs[m[i]].name ? jobs[m[i]].name
+						: "(unnamed)");
+	return c;
+}
+
+/* The job file of one fio run of a split run: its argv's first operand. */
+static const char *run_job_file(json_object *run)
+{
+	json_object *argv = rio_json_get(run, "argv");
+	const char *a;
+	size_t i;
+
+	for (i = 1; i < rio_json_len(argv); i++) {
+		a = json_object_get_string(json_object_array_get_idx(argv, i));
+		if (a && a[0] != '-')
+			return a;
+	}
+	return "?";
+}
+
+/* "of jobs a + c that may run at once (fio run 2 of 5, lat.fio)" */
+static void put_summed(FILE *f, const struct job *jobs, const int *m, int k,
+		       int d, json_object *runs)
+{
+	size_t nr = rio_json_len(runs);
+	int run = jobs[m[0]].run;
+
+	fputs("of ", f);
+	if (put_names(f, jobs, m, k, d, 1, " + ") > 1)
+		fputs(" that may run at once", f);
+	if (nr > 1)
+		fprintf(f, " (fio run %d of %zu, %s)", run + 1, nr,
+			run_job_file(json_object_array_get_idx(runs, run)));
+}
+
+static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
+			 int d)
+{
+	int i, c = 0;
+
+	for (i = 0; i < k; i++)
+		c += named(&jobs[m[i]], d, 0);
+	if (!c)
+		return;
+	fputs("; ", f);
+	put_names(f, jobs, m, k, d, 0, ", ");
+	fprintf(f,
+		" %s left out: wait_for ran %s before or after the jobs summed",
+		c > 1 ? "were" : "was", c > 1 ? "them" : "it");
+}
+
+/* The payload-ceiling check of one group's direction d, when it moved data. */
+static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
+			int d, json_object *links,
+			const struct rio_hostmap *hosts, json_object *runs,
+			int *flagged)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const struct job *j0 = &jobs[m[0]];
+	double bw = antichain(jobs, m, k, d), ceil;
+	char desc[512], *msg = NULL;
+	size_t len = 0;
+	int over;
+	FILE *f;
+
+	if (bw <= 0)
+		return;
+	ceil = links_ceiling(links, j0->host, hosts, desc, sizeof(desc));
+	over = !isnan(ceil) && bw > ceil;
+	f = open_memstream(&msg, &len);
+	if (!f)
+		return;
+	fprintf(f, "%s %.2f GiB/s (%.1f Gb/s) ", dirs[d], bw / GIB,
+		bw * 8 / 1e9);
+	put_summed(f, jobs, m, k, d, runs);
+	if (isnan(ceil))
+		fprintf(f,
+			": no link rate known for host %s (pass --link-gbps to check it)",
+			j0->host);
+	else
+		fprintf(f, " %s the %.2f GiB/s payload ceiling of %s",
+			over ? "exceeds" : "is within", ceil / GIB, desc);
+	put_left_out(f, jobs, m, k, d);
+	fclose(f);
+	rio_check_add(arr, "payload-ceiling", j0->host, j0->gid, dirs[d],
+		      isnan(ceil) ? "skipped"
+		      : over	  ? "flagged"
+				  : "pass",
+		      bw, ceil, msg, over ? ceiling_causes : NULL);
+	*flagged += over;
+	free(msg);
+}
+
+/* One entry's figures, and a job-error check when fio reported an error. */
+static void read_job(struct job *j, json_object *output, int i,
+		     const struct rio_hostmap *hosts, json_object *arr,
+		     int *flagged)
+{
+	char msg[512];
+	int err;
+
+	j->e = rio_fio_entry(output, i, hosts, &j->host);
+	j->name = rio_json_str(j->e, "jobname");
+	j->server = rio_json_str(j->e, "hostname");
+	j->port = (int)rio_json_num(j->e, "port", 0);
+	j->gid = (int)rio_json_num(j->e, "groupid", 0);
+	j->w[0] = rio_json_num(rio_json_get(j->e, "read"), "bw_bytes", 0);
+	j->w[1] = rio_json_num(rio_json_get(j->e, "write"), "bw_bytes", 0);
+	err = (int)rio_json_num(j->e, "error", 0);
+	if (!err)
+		return;
+	snprintf(
+		msg, sizeof(msg),
+		"job %s on %s reported error %d (%s); its numbers are not a measurement",
+		j->name, j->host, err, strerror(err));
+	rio_check_add(arr, "job-error", j->host, j->gid, NULL, "flagged", NAN,
+		      NAN, msg, NULL);
+	(*flagged)++;
+}
+
+json_object *rio_check_run(json_object *output, json_object *runs,
+			   const struct rio_hostmap *hosts, json_object *links,
+			   json_object *warnings, int *flagged)
+{
+	int i, j, k, d, n = rio_fio_entry_count(output);
+	json_object *arr = json_object_new_array();
+	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	int *m = calloc(n ? n : 1, sizeof(*m));
+
+	*flagged = 0;
+	if (!jobs || !m)
+		goto out;
+	for (i = 0; i < n; i++)
+		read_job(&jobs[i], output, i, hosts, arr, flagged);
+	assign_runs(jobs, n, runs);
+	link_waits(jobs, n);
+	/* One check per group and direction, in the order of its first job. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && !same_group(&jobs[i], &jobs[j]); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, k = 0; j < n; j++)
+			if (same_group(&jobs[i], &jobs[j]))
+				m[k++] = j;
+		for (d = 0; d < 2; d++)
+			group_check(arr, jobs, m, k, d, links, hosts, runs,
+				    flagged);
+	}
+	if (!rio_json_len(links))
+		rio_warn_add(
+			warnings, "no-link",
+			"no link rate known (no ACTIVE hardware RDMA port, no --link-gbps; software RDMA devices have none): bandwidth was not checked against a link's payload ceiling");
+out:
+	free(m);
+	free(jobs);
+	return arr;
+}

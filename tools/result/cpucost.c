@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/cpucost.h"
+#include "run/cpuwatch.h"
+#include "run/fiorun.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "run/remote.h"
+#include "result/summary.h"
+#include "run/taskwatch.h"
+
+struct window {
+	double a, b; /* on this host's CLOCK_MONOTONIC; b == 0: none */
+};
+
+static double task_end(const struct rio_task *t)
+{
+	/* It ended between the last walk that saw it and the first that
+	 * did not. */
+	return t->gone ? (t->last + t->gone) / 2 : t->last;
+}
+
+/*
+ * The job's I/O time: per direction fio gives the longest of its jobs
+ * (job_runtime sums the jobs of a group_reporting entry).
+ */
+static void set_window(struct window *w, double end, json_object *entry)
+{
+	double runtime =
+		fmax(rio_json_num(rio_json_get(entry, "read"), "runtime", 0),
+		     rio_json_num(rio_json_get(entry, "write"), "runtime", 0)) /
+		1000;
+
+	if (!(runtime > 0))
+		runtime = rio_json_num(entry, "job_runtime", 0) / 1000;
+	if (runtime > 0 && end > 0) {
+		w->a = end - runtime;
+		w->b = end;
+	}
+}
+
+static json_object *entry_at(json_object *output, int i,
+			     const struct rio_hostmap *map)
+{
+	const char *host;
+
+	return rio_fio_entry(output, i, map, &host);
+}
+
+/* One fio run on this host: its entries (indexes into the output) and the
+ * tasks of the fio that ran them. */
+struct part {
+	int *e;
+	int ne;
+	const struct rio_task **t;
+	int nt;
+};
+
+static double chunk_end(const struct part *p, int from, int n)
+{
+	double e = 0;
+	int j;
+
+	for (j = 0; j < n; j++)
+		e = fmax(e, task_end(p->t[from + j]));
+	return e;
+}
+
+/* Groups of a part's tasks whose lifetimes overlap: their ends. */
+static int part_clusters(const struct part *p, double *end)
+{
+	double cur = -INFINITY;
+	int i, k = -1;
+
+	for (i = 0; i < p->nt; i++) {
+		if (p->t[i]->first > cur)
+			end[++k] = -INFINITY;
+		end[k] = fmax(end[k], task_end(p->t[i]));
+		cur = fmax(cur, task_end(p->t[i]));
+	}
+	return k + 1;
+}
+
+/*
+ * Windows for one part: a task per entry; or, when every entry had as many
+ * (numjobs with group_reporting), that many tasks in the order fio made
+ * them; or a group of tasks that ran at the same time per entry. Returns
+ * the way, or NULL.
+ */
+static const char *match_part(json_object *output,
+			      const struct rio_hostmap *map,
+			      const struct part *p, struct window *w)
+{
+	double *end = calloc(p->nt ? p->nt : 1, sizeof(*end));
+	const char *how = NULL;
+	int i, k;
+
+	if (!end || !p->ne) {
+		how = NULL;
+	} else if (p->nt == p->ne) {
+		for (i = 0; i < p->nt; i++)
+			set_window(&w[p->e[i]], task_end(p->t[i]),
+				   entry_at(output, p->e[i], map));
+		how = "one task per job";
+	} else if (p->nt > p->ne && p->nt % p->ne == 0) {
+		k = p->nt / p->ne;
+		for (i = 0; i < p->ne; i++)
+			set_window(&w[p->e[i]], chunk_end(p, i * k, k),
+				   entry_at(output, p->e[i], map));
+		how = "the same number of tasks per job, in the order fio made them";
+	} else if (part_clusters(p, end) == p->ne) {
+		for (i = 0; i < p->ne; i++)
+			set_window(&w[p->e[i]], end[i],
+				   entry_at(output, p->e[i], map));
+		how = "one group of tasks running together per job";
+	}
+	free(end);
+	return how;
+}
+
+/* The fio run (index into this host's job files) an entry came from, from
+ * the --section filters rdmaio gave this host; -1 when unknown. */
+static int run_of(const struct rio_fio_host *h, const char *job)
+{
+	int s;
+
+	for (s = 0; h && job && s < h->nsections; s++)
+		if (!strcmp(h->sections[s], job))
+			return h->section_job[s];
+	return -1;
+}
+
+static const struct rio_fio_host *local_host(const struct rio_fio_host *hosts,
+					     int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (hosts[i].local && hosts[i].nsections)
+			return &hosts[i];
+	return NULL;
+}
+
+/* The runners in the order they started (tasks come sorted by start). */
+static int runner_index(const struct rio_task *t, int nt, int runner)
+{
+	int i, k = -1, last = 0;
+
+	for (i = 0; i < nt; i++) {
+		if (t[i].runner != last) {
+			int j;
+
+			for (j = 0; j < i && t[j].runner != t[i].runner; j++)
+				;
+			k += j == i;
+			last = t[i].runner;
+		}
+		if (t[i].runner == runner)
+			return k;
+	}
+	return -1;
+}
+
+static int nrunners(const struct rio_task *t, int nt)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nt; i++)
+		n = n > runner_index(t, nt, t[i].runner) + 1
+			    ? n
+			    : runner_index(t, nt, t[i].runner) + 1;
+	return n;
+}
+
+/*
+ * The part (fio run) of each entry and task: with --section filters, an
+ * entry's run is its section's job file, and the k-th run's tasks are the
+ * k-th runner's; without them, or when the runs and runners disagree in
+ * number, everything is one part. Returns the number of parts.
+ */
+static int assign(json_object *output, const struct rio_hostmap *map,
+		  const int *local, int nlocal, const struct rio_task *t,
+		  int nt, const struct rio_fio_host *h, int *epart, int *tpart)
+{
+	int i, j, nruns = 0, runs[64], r;
+
+	for (i = 0; h && i < nlocal; i++) {
+		r = run_of(h, rio_json_str(entry_at(output, local[i], map),
+					   "jobname"));
+		for (j = 0; j < nruns && runs[j] != r; j++)
+			;
+		if (r < 0 || (j == nruns && nruns == 64)) {
+			nruns = 0;
+			break;
+		}
+		if (j == nruns)
+			runs[nruns++] = r;
+		epart[i] = j;
+	}
+	if (!nruns || nruns != nrunners(t, nt)) {
+		for (i = 0; i < nlocal; i++)
+			epart[i] = 0;
+		for (i = 0; i < nt; i++)
+			tpart[i] = 0;
+		return 1;
+	}
+	for (i = 0; i < nt; i++)
+		tpart[i] = runner_index(t, nt, t[i].runner);
+	return nruns;
+}
+
+static void part_of(int k, const int *local, const int *epart, int nlocal,
+		    const struct rio_task *t, const int *tpart, int nt,
+		    struct part *p)
+{
+	int i;
+
+	p->ne = p->nt = 0;
+	for (i = 0; i < nlocal; i++)
+		if (epart[i] == k)
+			p->e[p->ne++] = local[i];
+	for (i = 0; i < nt; i++)
+		if (tpart[i] == k)
+			p->t[p->nt++] = &t[i];
+}
+
+/* Windows for this host's entries; says how, or why not, in how. */
+static int match(json_object *output, const struct rio_hostmap *map,
+		 const int *local, int nlocal, const struct rio_task *t, int nt,
+		 const struct rio_fio_host *h, struct window *w, char *how,
+		 size_t len)
+{
+	int *epart = calloc(nlocal + 1, sizeof(int));
+	int *tpart = calloc(nt + 1, sizeof(int)), k, n, ok = 0;
+	struct part p = { .e = calloc(nlocal + 1, sizeof(int)),
+			  .t = calloc(nt + 1, sizeof(*p.t)) };
+	const char *way;
+	double *end = calloc(nt + 1, sizeof(double));
+
+	snprintf(how, len, "out of memory");
+	if (!epart || !tpart || !p.e || !p.t || !end)
+		goto out;
+	if (!nlocal) {
+		snprintf(how, len, "no job ran on this host");
+		goto out;
+	}
+	n = assign(output, map, local, nlocal, t, nt, h, epart, tpart);
+	snprintf(how, len, "%s", n > 1 ? "per fio run:" : "");
+	for (k = 0; k < n; k++) {
+		part_of(k, local, epart, nlocal, t, tpart, nt, &p);
+		way = match_part(output, map, &p, w);
+		ok += way != NULL;
+		snprintf(how + strlen(how), len - strlen(how), "%s%s",
+			 n > 1 ? (k ? "; " : " ") : "", way ? way : "");
+		if (!way)
+			snprintf(
+				how + strlen(how), len - strlen(how),
+				"%d jobs on this host did not match its %d fio tasks one by one, in equal numbers, nor as %d groups of tasks that ran together: they get no window",
+				p.ne, p.nt, part_clusters(&p, end));
+	}
+	ok = ok == n;
+out:
+	free(epart);
+	free(tpart);
+	free(p.e);
+	free(p.t);
+	free(end);
+	return ok;
+}
+
+/* One host's CPU over one window: busy is user + nice + system + irq +
+ * softirq (idle, iowait and a hypervisor's steal are not this host's
+ * work). NULL when the series does not cover the window. */
+static json_object *host_cost(const char *host, const struct rio_cpustat *v,
+			      int n, const struct window *w, struct rio_moved m)
+{
+	static const enum rio_cpustat_field busy[] = {
+		RIO_CPU_USER, RIO_CPU_NICE, RIO_CPU_SYSTEM, RIO_CPU_IRQ,
+		RIO_CPU_SOFTIRQ
+	};
+	double f[RIO_CPU_NFIELDS], sum = 0, span = w->b - w->a;
+	json_object *o;
+	size_t i;
+
+	for (i = 0; i < RIO_CPU_NFIELDS; i++)
+		f[i] = rio_cpustat_between(v, n, w->a, w->b, i);
+	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++)
+		sum += f[busy[i]];
+	if (isnan(sum))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "host", json_object_new_string(host));
+	json_object_object_add(o, "window_s", json_object_new_double(span));
+	json_object_object_add(o, "busy_s", json_object_new_double(sum));
+	json_object_object_add(
+		o, "user_s",
+		json_object_new_double(f[RIO_CPU_USER] + f[RIO_CPU_NICE]));
+	json_object_object_add(o, "system_s",
+			       json_object_new_double(f[RIO_CPU_SYSTEM]));
+	json_object_object_add(o, "irq_s",
+			       json_object_new_double(f[RIO_CPU_IRQ]));
+	json_object_object_add(o, "softirq_s",
+			       json_object_new_double(f[RIO_CPU_SOFTIRQ]));
+	json_object_object_add(
+		o, "busy_pct",
+		json_object_new_double(100 * sum / (span * v[0].ncpu)));
+	rio_summary_add_per_unit(o, sum, m);
+	return o;
+}
+
+/* The result's name of series i: this host's, or its fio client's. */
+static char *series_host(struct rio_cpuwatch *cw, int i,
+			 const struct rio_hostmap *map)
+{
+	const char *client = rio_cpuwatch_client(cw, i);
+	char *fio_name, *name;
+
+	if (!client)
+		return strdup(rio_hostmap_local(map));
+	fio_name = rio_remote_host_name(client);
+	name = fio_name ? strdup(rio_hostmap_name(map, fio_name)) : NULL;
+	free(fio_name);
+	return name;
+}
+
+static json_object *costs(struct rio_cpuwatch *cw,
+			  const struct rio_hostmap *map, const struct window *w,
+			  struct rio_moved m)
+{
+	json_object *arr = json_object_new_array(), *c;
+	const struct rio_cpustat *v;
+	char *host;
+	int i, n;
+
+	for (i = 0; i < rio_cpuwatch_count(cw); i++) {
+		v = rio_cpuwatch_series(cw, i, &n);
+		host = series_host(cw, i, map);
+		c = host && v ? host_cost(host, v, n, w, m) : NULL;
+		if (c)
+			json_object_array_add(arr, c);
+		free(host);
+	}
+	return arr;
+}
+
+json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+				const struct rio_hostmap *map, double a,
+				double b, struct rio_moved m)
+{
+	const struct window w = { a, b };
+
+	return costs(cw, map, &w, m);
+}
+
+/* The union of the windows of one job's entries, and what they moved. */
+static int job_window(json_object *output, const struct rio_hostmap *map,
+		      const struct window *w, const char *host, const char *job,
+		      struct window *u, struct rio_moved *m)
+{
+	int i, n = rio_fio_entry_count(output), found = 0;
+	const char *h, *name;
+	struct rio_moved one;
+	json_object *e;
+
+	u->a = INFINITY;
+	u->b = 0;
+	*m = (struct rio_moved){ 0 };
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, map, &h);
+		name = rio_json_str(e, "jobname");
+		if (strcmp(h, host) || !name || strcmp(name, job))
+			continue;
+		if (!w[i].b)
+			return 0;
+		u->a = fmin(u->a, w[i].a);
+		u->b = fmax(u->b, w[i].b);
+		one = rio_summary_moved(e);
+		m->bytes += one.bytes;
+		m->ios += one.ios;
+		found = 1;
+	}
+	return found;
+}
+
+static json_object *side_costs(json_object *output,
+			       const struct rio_hostmap *map,
+			       struct rio_cpuwatch *cw, const struct window *w,
+			       json_object *c, const char *side)
+{
+	struct rio_moved m;
+	struct window u;
+
+	if (!job_window(output, map, w, rio_json_str(c, "host"),
+			rio_json_str(rio_json_get(c, side), "jobname"), &u, &m))
+		return NULL;
+	return costs(cw, map, &u, m);
+}
+
+static json_object *host_ratio(json_object *r, json_object *t)
+{
+	double a = rio_json_num(r, "per_gib_s", NAN);
+	double b = rio_json_num(t, "per_gib_s", NAN);
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "host",
+			       json_object_new_string(rio_json_str(r, "host")));
+	json_object_object_add(o, "rdma_s", rio_json_num_or_null(a));
+	json_object_object_add(o, "tcp_s", rio_json_num_or_null(b));
+	json_object_object_add(o, "ratio",
+			       rio_json_num_or_null(b > 0 ? a / b : NAN));
+	return o;
+}
+
+/* Each comparison's CPU per GiB on every host, RDMA over TCP. */
+static void pair_costs(json_object *comparisons, json_object *output,
+		       const struct rio_hostmap *map, struct rio_cpuwatch *cw,
+		       const struct window *w)
+{
+	json_object *c, *r, *t, *arr;
+	size_t i, j, k;
+
+	for (i = 0; i < rio_json_len(comparisons); i++) {
+		c = json_object_array_get_idx(comparisons, i);
+		r = side_costs(output, map, cw, w, c, "rdma");
+		t = side_costs(output, map, cw, w, c, "tcp");
+		arr = json_object_new_array();
+		for (j = 0; j < rio_json_len(r); j++)
+			for (k = 0; k < rio_json_len(t); k++)
+				if (!strcmp(rio_json_str(
+						    json_object_array_get_idx(
+							    r, j),
+						    "host"),
+					    rio_json_str(
+						    json_object_array_get_idx(
+							    t, k),
+						    "host")))
+					json_object_array_add(
+						arr,
+						host_ratio(
+							json_object_array_get_idx(
+								r, j),
+							json_object_array_get_idx(
+								t, k)));
+		json_object_object_add(c, "host_cpu_per_gib", arr);
+		json_object_put(r);
+		json_object_put(t);
+	}
+}
+
+static json_object *cpu_doc(struct rio_cpuwatch *cw,
+			    const struct rio_hostmap *map, const char *how,
+			    int matched)
+{
+	json_object *o = json_object_new_object(), *hosts, *h;
+	char *name;
+	int i;
+
+	json_object_object_add(
+		o, "method",
+		json_object_new_string(
+			"each host's /proc/stat about every 100 ms; a job's window ends when its fio process or thread on this host ended and starts its job_runtime before; busy = user + nice + system + irq + softirq"));
+	json_object_object_add(o, "match", json_object_new_string(how));
+	json_object_object_add(o, "matched", json_object_new_boolean(matched));
+	hosts = json_object_new_array();
+	for (i = 0; i < rio_cpuwatch_count(cw); i++) {
+		h = rio_cpuwatch_json(cw, i);
+		name = series_host(cw, i, map);
+		json_object_object_add(h, "host",
+				       json_object_new_string(name ?: "?"));
+		free(name);
+		json_object_array_add(hosts, h);
+	}
+	json_object_object_add(o, "hosts", hosts);
+	return o;
+}
+
+json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
+{
+	int i, n = rio_fio_entry_count(in->output), nlocal = 0, matched = 0;
+	struct window *w = calloc(n + 1, sizeof(*w));
+	int *local = calloc(n + 1, sizeof(*local));
+	const char *host;
+	char how[1024];
+	json_object *r;
+
+	snprintf(how, sizeof(how), "out of memory");
+	for (i = 0; w && local && i < n; i++) {
+		rio_fio_entry(in->output, i, in->map, &host);
+		if (rio_hostmap_is_local(in->map, host))
+			local[nlocal++] = i;
+	}
+	if (w && local)
+		matched = match(in->output, in->map, local, nlocal, in->tasks,
+				in->ntasks, local_host(in->hosts, in->nhosts),
+				w, how, sizeof(how));
+	for (i = 0; w && i < n; i++) {
+		r = json_object_array_get_idx(in->results, i);
+		json_object_object_add(
+			r, "host_cpu",
+			w[i].b ? costs(in->cpu, in->map, &w[i],
+				       rio_summary_moved(entry_at(in->output, i,
+								  in->map)))
+			       : NULL);
+	}
+	if (w)
+		pair_costs(in->comparisons, in->output, in->map, in->cpu, w);
+	free(w);
+	free(local);
+	return cpu_doc(in->cpu, in->map, how, matched);
+}

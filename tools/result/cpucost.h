@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_CPUCOST_H
+#define RDMAIO_TOOLS_CPUCOST_H
+
+#include <json-c/json.h>
+
+#include "result/summary.h"
+
+struct rio_cpuwatch;
+struct rio_hostmap;
+struct rio_task;
+struct rio_fio_host;
+
+/*
+ * The hosts' CPU time over each job's own time window, in the result.
+ *
+ * A job's window ends when its process (or thread) ended on this host, as
+ * the task watch saw it (within 50 ms), and starts the job's I/O time
+ * before that (fio's per-direction runtime, the longest of a group's jobs),
+ * which leaves out its set-up (file layout, connecting). Entries and tasks
+ * are matched per fio run when the run was split by --section (a run's
+ * entries are its job file's sections; its tasks, those of the k-th fio that
+ * ran here), else all at once: a task per entry, in order; or as many tasks
+ * per entry, in the order fio made them (numjobs with group_reporting); or a
+ * group of tasks that ran at the same time per entry. A run that fits none
+ * gets no windows, and the result says why. Jobs on other hosts get none
+ * (their tasks are not seen from here); the CPU of every watched host is
+ * still counted over the windows of this host's jobs.
+ *
+ * Adds results[i].host_cpu (entry i of output) and each comparison's
+ * host_cpu_per_gib, and returns the result's "cpu" object: method, match,
+ * and each host's series. tasks may be NULL (a run imported from JSON).
+ */
+struct rio_cpucost_in {
+	json_object *results; /* the result's, one per entry of output */
+	json_object *comparisons;
+	json_object *output; /* fio's, as the checks read it */
+	const struct rio_hostmap *map;
+	struct rio_cpuwatch *cpu;
+	const struct rio_task *tasks; /* NULL: a run imported from JSON */
+	int ntasks;
+	const struct rio_fio_host *hosts; /* --section filters per host */
+	int nhosts;
+};
+
+json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in);
+
+/*
+ * Every watched host's CPU over [a, b] (this host's CLOCK_MONOTONIC) for
+ * what moved m, as host_cpu objects; a host whose series does not cover
+ * the window is left out. For a --baseline's run.
+ */
+json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+				const struct rio_hostmap *map, double a,
+				double b, struct rio_moved m);
+
+#endif

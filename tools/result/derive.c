@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/derive.h"
+#include "run/fiorun.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "result/summary.h"
+#include "base/units.h"
+
+/* All fio entries of one job on one host (numjobs=N without
+ * group_reporting gives N entries with the same name). */
+struct side {
+	json_object **e;
+	int n;
+};
+
+static void collect(json_object *output, const struct rio_hostmap *hosts,
+		    const char *host, const char *jobname, struct side *s)
+{
+	int i, n = rio_fio_entry_count(output);
+	json_object *e, **ne;
+	const char *h;
+
+	s->e = NULL;
+	s->n = 0;
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, hosts, &h);
+		if (strcmp(h, host) || !rio_json_str(e, "jobname") ||
+		    strcmp(rio_json_str(e, "jobname"), jobname))
+			continue;
+		ne = realloc(s->e, (s->n + 1) * sizeof(*ne));
+		if (!ne)
+			return;
+		s->e = ne;
+		s->e[s->n++] = e;
+	}
+}
+
+static double sum(const struct side *s, const char *dir, const char *key)
+{
+	double v = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		v += rio_json_num(rio_json_get(s->e[i], dir), key, 0);
+	return v;
+}
+
+#define GIB (1024.0 * 1024 * 1024)
+
+/* fio's own CPU time of the side's job threads per GiB it moved, both
+ * ways: in a mixed job the same CPU serves reads and writes. */
+static double cpu_per_gib(const struct side *s)
+{
+	double cpu = 0,
+	       bytes = sum(s, "read", "io_bytes") + sum(s, "write", "io_bytes");
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!rio_json_get(s->e[i], "usr_cpu"))
+			return NAN;
+		cpu += rio_summary_fio_cpu_s(s->e[i]);
+	}
+	return bytes > 0 ? cpu * GIB / bytes : NAN;
+}
+
+static json_object *side_json(const struct side *s, const char *jobname,
+			      const char *dir)
+{
+	json_object *o = json_object_new_object(), *lat, *mean = NULL;
+
+	/* Only a single entry's mean is fio's own; merging means would need
+	 * each entry's sample count. */
+	if (s->n == 1)
+		mean = json_object_get(rio_json_get(
+			rio_json_get(rio_json_get(s->e[0], dir), "clat_ns"),
+			"mean"));
+	lat = json_object_new_object();
+	json_object_object_add(lat, "mean", mean);
+	json_object_object_add(lat, "p50",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 50)));
+	json_object_object_add(lat, "p99",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 99)));
+	json_object_object_add(lat, "p99_9",
+			       rio_json_num_or_null(rio_summary_clat_pct(
+				       s->e, s->n, dir, 99.9)));
+	json_object_object_add(o, "jobname", json_object_new_string(jobname));
+	json_object_object_add(o, "entries", json_object_new_int(s->n));
+	json_object_object_add(
+		o, "bw_bytes",
+		json_object_new_int64((int64_t)sum(s, dir, "bw_bytes")));
+	json_object_object_add(o, "iops",
+			       json_object_new_double(sum(s, dir, "iops")));
+	json_object_object_add(o, "clat_ns", lat);
+	json_object_object_add(o, "fio_cpu_per_gib_s",
+			       rio_json_num_or_null(cpu_per_gib(s)));
+	return o;
+}
+
+static double ratio_of(double a, double b)
+{
+	return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN;
+}
+
+static json_object *ratio(double a, double b)
+{
+	return rio_json_num_or_null(ratio_of(a, b));
+}
+
+/*
+ * What a pair measures: "bandwidth" from 32 KiB per I/O up; below that
+ * "latency" when both sides kept one request in flight (fio's
+ * iodepth_level "1" holds 99 % or more of the time: round trips), else
+ * "iops".
+ */
+static const char *pair_kind(const struct side *r, const char *rdir,
+			     const struct side *t)
+{
+	double depth1 = 100, bw = sum(r, rdir, "bw_bytes"),
+	       iops = sum(r, rdir, "iops");
+	int i;
+
+	if (!(iops > 0) || bw / iops >= 32768)
+		return "bandwidth";
+	for (i = 0; i < r->n + t->n; i++) {
+		json_object *e = i < r->n ? r->e[i] : t->e[i - r->n];
+
+		depth1 = fmin(depth1,
+			      rio_json_num(rio_json_get(e, "iodepth_level"),
+					   "1", 0));
+	}
+	return depth1 >= 99 ? "latency" : "iops";
+}
+
+/* One phrase per known ratio, "RDMA 2.40x bandwidth, ..." */
+static void add_phrase(char *buf, size_t n, int *count, double v,
+		       const char *what)
+{
+	char r[RIO_UNITS_LEN];
+
+	if (isnan(v))
+		return;
+	rio_units_ratio(r, v);
+	snprintf(buf + strlen(buf), n - strlen(buf), "%s%s %s",
+		 (*count)++ ? ", " : " ", r, what);
+}
+
+/* "0.30x CPU per GiB on lab-server", for each host whose CPU was watched. */
+static void host_phrases(char *v, size_t n, int *k, json_object *c,
+			 const char *per)
+{
+	json_object *hc = rio_json_get(c, "host_cpu_per_gib"), *h;
+	char what[300];
+	size_t i;
+
+	for (i = 0; i < rio_json_len(hc); i++) {
+		h = json_object_array_get_idx(hc, i);
+		snprintf(what, sizeof(what), "CPU per %s on %s", per,
+			 rio_json_str(h, "host"));
+		add_phrase(v, n, k, rio_json_num(h, "ratio", NAN), what);
+	}
+}
+
+static json_object *verdict(json_object *c, int label_dir, const char *caveat)
+{
+	const char *kind = rio_json_str(c, "kind") ?: "bandwidth";
+	double bw = rio_json_num(c, "bw_ratio", NAN),
+	       io = rio_json_num(c, "iops_ratio", NAN),
+	       p50 = rio_json_num(c, "p50_ratio", NAN),
+	       p99 = rio_json_num(c, "p99_ratio", NAN),
+	       cpu = rio_json_num(c, "fio_cpu_per_gib_ratio", NAN);
+	int lat = !strcmp(kind, "latency"), iops = !strcmp(kind, "iops");
+	char v[1024];
+	int k = 0;
+
+	if (label_dir)
+		snprintf(v, sizeof(v), "%s (%s): RDMA vs TCP",
+			 rio_json_str(c, "workload"),
+			 rio_json_str(c, "direction"));
+	else
+		snprintf(v, sizeof(v), "%s: RDMA vs TCP",
+			 rio_json_str(c, "workload"));
+	if (lat) {
+		add_phrase(v, sizeof(v), &k, p50, "p50 latency");
+		add_phrase(v, sizeof(v), &k, p99, "p99 latency");
+		add_phrase(v, sizeof(v), &k, io, "round trips/s");
+	} else {
+		add_phrase(v, sizeof(v), &k, iops ? io : bw,
+			   iops ? "IOPS" : "bandwidth");
+		add_phrase(v, sizeof(v), &k, p99, "p99 latency");
+	}
+	if (rio_json_len(rio_json_get(c, "host_cpu_per_gib")))
+		host_phrases(v, sizeof(v), &k, c,
+			     lat    ? "round trip"
+			     : iops ? "I/O"
+				    : "GiB");
+	else if (!lat)
+		add_phrase(v, sizeof(v), &k, cpu, "client fio CPU per GiB");
+	if (!k)
+		return NULL;
+	if (caveat)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s)", caveat);
+	return json_object_new_string(v);
+}
+
+/* A workload paired in both directions (a mixed job) names the direction. */
+static int several(json_object *comparisons, json_object *c)
+{
+	json_object *o;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < rio_json_len(comparisons); i++) {
+		o = json_object_array_get_idx(comparisons, i);
+		n += !strcmp(rio_json_str(o, "workload"),
+			     rio_json_str(c, "workload")) &&
+		     !strcmp(rio_json_str(o, "host"), rio_json_str(c, "host"));
+	}
+	return n > 1;
+}
+
+void rio_derive_verdicts(json_object *comparisons, const char *caveat)
+{
+	json_object *c;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(comparisons); i++) {
+		c = json_object_array_get_idx(comparisons, i);
+		json_object_object_add(c, "verdict",
+				       verdict(c, several(comparisons, c),
+					       caveat));
+	}
+}
+
+static void add_comparison(json_object *arr, const char *host,
+			   const char *workload, const char *rname,
+			   const struct side *r, const char *rdir,
+			   const char *tname, const struct side *t,
+			   const char *tdir)
+{
+	json_object *c = json_object_new_object();
+	const char *kind = pair_kind(r, rdir, t);
+
+	json_object_object_add(c, "host", json_object_new_string(host));
+	json_object_object_add(c, "workload", json_object_new_string(workload));
+	json_object_object_add(c, "direction", json_object_new_string(rdir));
+	json_object_object_add(c, "tcp_direction",
+			       json_object_new_string(tdir));
+	json_object_object_add(c, "kind", json_object_new_string(kind));
+	json_object_object_add(c, "rdma", side_json(r, rname, rdir));
+	json_object_object_add(c, "tcp", side_json(t, tname, tdir));
+	json_object_object_add(c, "bw_ratio",
+			       ratio(sum(r, rdir, "bw_bytes"),
+				     sum(t, tdir, "bw_bytes")));
+	json_object_object_add(c, "iops_ratio",
+			       ratio(sum(r, rdir, "iops"),
+				     sum(t, tdir, "iops")));
+	json_object_object_add(
+		c, "p50_ratio",
+		ratio(rio_summary_clat_pct(r->e, r->n, rdir, 50),
+		      rio_summary_clat_pct(t->e, t->n, tdir, 50)));
+	json_object_object_add(
+		c, "p99_ratio",
+		ratio(rio_summary_clat_pct(r->e, r->n, rdir, 99),
+		      rio_summary_clat_pct(t->e, t->n, tdir, 99)));
+	json_object_object_add(c, "fio_cpu_per_gib_ratio",
+			       ratio(cpu_per_gib(r), cpu_per_gib(t)));
+	json_object_array_add(arr, c);
+}
+
+/* The one direction a side moved data in, or NULL (none, or both). */
+static const char *only_direction(const struct side *s)
+{
+	int rd = sum(s, "read", "io_bytes") > 0;
+	int wr = sum(s, "write", "io_bytes") > 0;
+
+	return rd == wr ? NULL : rd ? "read" : "write";
+}
+
+static void compare_pair(json_object *arr, const char *host,
+			 const char *workload, const char *rname,
+			 const struct side *r, const char *tname,
+			 const struct side *t)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const char *rd = only_direction(r), *td = only_direction(t);
+	int d, n = 0;
+
+	for (d = 0; d < 2; d++) {
+		if (sum(r, dirs[d], "io_bytes") <= 0 ||
+		    sum(t, dirs[d], "io_bytes") <= 0)
+			continue;
+		add_comparison(arr, host, workload, rname, r, dirs[d], tname, t,
+			       dirs[d]);
+		n++;
+	}
+	/*
+	 * A round trip can count as a read on one transport and a write on
+	 * the other (RDMA READ against fio's net engine in ping-pong mode):
+	 * when each side moved data one way only, those two are the pair.
+	 */
+	if (!n && rd && td)
+		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
+}
+
+static int seen_before(json_object *output, const struct rio_hostmap *hosts,
+		       int upto, const char *host, const char *name)
+{
+	const char *h, *n;
+	json_object *e;
+	int i;
+
+	for (i = 0; i < upto; i++) {
+		e = rio_fio_entry(output, i, hosts, &h);
+		n = rio_json_str(e, "jobname");
+		if (n && !strcmp(h, host) && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+json_object *rio_derive_comparisons(json_object *output,
+				    const struct rio_hostmap *hosts)
+{
+	json_object *arr = json_object_new_array(), *e;
+	int i, n = rio_fio_entry_count(output);
+	const char *host, *name, *tr;
+	char *workload, *tname;
+	struct side r, t;
+	size_t wlen;
+
+	/* Walk the RDMA jobs in fio's order so the output order is stable. */
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, hosts, &host);
+		name = rio_json_str(e, "jobname");
+		if (!name || seen_before(output, hosts, i, host, name))
+			continue;
+		tr = rio_summary_transport(name, &wlen);
+		if (!tr || strcmp(tr, "rdma"))
+			continue;
+		workload = strndup(name, wlen);
+		if (!workload || asprintf(&tname, "%s-tcp", workload) < 0) {
+			free(workload);
+			continue;
+		}
+		collect(output, hosts, host, name, &r);
+		collect(output, hosts, host, tname, &t);
+		if (r.n && t.n)
+			compare_pair(arr, host, workload, name, &r, tname, &t);
+		free(r.e);
+		free(t.e);
+		free(tname);
+		free(workload);
+	}
+	return arr;
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/check.h"
+#include "run/fiorun.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+
+static const char *const loopback_causes[] = {
+	"the server side ran on the same host as the client (make demo HOSTS=1, or a SERVER= that is this host's own address)",
+	"run it between two hosts: make demo (two lab guests), or make demo LAB=0 SERVER=<another host>",
+	NULL,
+};
+
+/* An option of the entry's own, else of the job file's [global]. */
+static const char *option(json_object *output, json_object *e, const char *k)
+{
+	const char *v = rio_json_str(rio_json_get(e, "job options"), k);
+
+	return v ? v : rio_json_str(rio_json_get(output, "global options"), k);
+}
+
+static int has_option(json_object *output, json_object *e, const char *k)
+{
+	return rio_json_get(rio_json_get(e, "job options"), k) ||
+	       rio_json_get(rio_json_get(output, "global options"), k);
+}
+
+/* "SERVER:/path" or "[v6]:/path" -> SERVER. */
+static char *nfs_server(const char *source)
+{
+	const char *colon;
+
+	if (source[0] == '[') {
+		colon = strchr(source, ']');
+		return colon ? strndup(source + 1, colon - source - 1) : NULL;
+	}
+	colon = strchr(source, ':');
+	return colon ? strndup(source, colon - source) : NULL;
+}
+
+/*
+ * The job's peer and what it is (into what): its hostname option, or the
+ * server of the NFS mount its files are on; *rdma says whether it goes over
+ * RDMA (an rdma ioengine, or a proto=rdma mount), -1 when that is not known.
+ * NULL for a target, or a job whose peer cannot be told.
+ */
+static char *job_peer(json_object *output, json_object *e, json_object *mounts,
+		      char *what, size_t wlen, int *rdma)
+{
+	const char *h = option(output, e, "hostname"), *fs, *engine;
+	char *path, *peer = NULL;
+	json_object *m;
+
+	if (has_option(output, e, "listen"))
+		return NULL;
+	if (h) {
+		engine = option(output, e, "ioengine");
+		*rdma = !engine ? -1 : strstr(engine, "rdma") != NULL;
+		snprintf(what, wlen, "its hostname=");
+		return strdup(h);
+	}
+	path = rio_check_job_path(output, e);
+	m = path ? rio_check_mount_of(mounts, path) : NULL;
+	fs = rio_json_str(m, "fstype");
+	if (fs && !strncmp(fs, "nfs", 3) && rio_json_str(m, "source")) {
+		peer = nfs_server(rio_json_str(m, "source"));
+		*rdma = rio_json_str(m, "proto") &&
+			!strncmp(rio_json_str(m, "proto"), "rdma", 4);
+		snprintf(what, wlen, "the NFS server of %s",
+			 rio_json_str(m, "mountpoint"));
+	}
+	free(path);
+	return peer;
+}
+
+static int same_addr(const char *numeric, const char *have)
+{
+	size_t n = strcspn(have, "%"); /* fe80::1%eth0 */
+
+	return strlen(numeric) == n && !strncmp(numeric, have, n);
+}
+
+/* 1 when peer (an address or a name) is one of addrs, or a loopback one. */
+static int is_own(const char *peer, json_object *addrs)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
+	char buf[NI_MAXHOST];
+	int own = 0;
+	size_t i;
+
+	if (getaddrinfo(peer, NULL, &hints, &ai))
+		return -1;
+	for (a = ai; a && !own; a = a->ai_next) {
+		if (getnameinfo(a->ai_addr, a->ai_addrlen, buf, sizeof(buf),
+				NULL, 0, NI_NUMERICHOST))
+			continue;
+		own = !strncmp(buf, "127.", 4) || !strcmp(buf, "::1");
+		for (i = 0; !own && i < rio_json_len(addrs); i++)
+			own = same_addr(buf, json_object_get_string(
+						     json_object_array_get_idx(
+							     addrs, i)));
+	}
+	freeaddrinfo(ai);
+	return own;
+}
+
+static void check_one(json_object *checks, json_object *e, const char *host,
+		      const char *peer, const char *what, int rdma,
+		      json_object *addrs, int *flagged)
+{
+	const char *name = rio_json_str(e, "jobname");
+	int gid = (int)rio_json_num(e, "groupid", 0), own;
+	char msg[1024];
+
+	own = addrs ? is_own(peer, addrs) : -1;
+	if (own < 0) {
+		snprintf(
+			msg, sizeof(msg), "job %s on %s: its peer %s (%s) %s",
+			name, host, peer, what,
+			addrs ? "does not resolve here"
+			      : "cannot be told apart from the host: no addresses recorded for it (record them with --remote-env)");
+		rio_check_add(checks, "loopback", host, gid, NULL, "skipped",
+			      NAN, NAN, msg, NULL);
+		return;
+	}
+	if (!own)
+		snprintf(msg, sizeof(msg),
+			 "job %s on %s: its peer %s (%s) is another host", name,
+			 host, peer, what);
+	else
+		snprintf(
+			msg, sizeof(msg),
+			"job %s on %s: its peer %s (%s) is an address of %s itself: %s: this is not a network comparison",
+			name, host, peer, what, host,
+			rdma > 0
+				? "RDMA to its own address is looped back by the device (by Soft-RoCE, in software) and never crosses a link"
+			: !rdma ? "TCP over loopback never reaches a NIC"
+				: "traffic to one's own address never leaves the host (TCP over loopback never reaches a NIC; RDMA is looped back by the device)");
+	rio_check_add(checks, "loopback", host, gid, NULL,
+		      own ? "flagged" : "pass", NAN, NAN, msg,
+		      own ? loopback_causes : NULL);
+	*flagged += own;
+}
+
+void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
+			json_object *facts, json_object *checks, int *flagged)
+{
+	json_object *e, *f, *done = json_object_new_object();
+	int i, n = rio_fio_entry_count(output);
+	char what[512], key[512], *peer;
+	const char *host, *name;
+	int rdma = 0;
+
+	for (i = 0; i < n; i++) {
+		e = rio_fio_entry(output, i, hosts, &host);
+		name = rio_json_str(e, "jobname");
+		/* numjobs=N gives N entries of one job: one check. */
+		snprintf(key, sizeof(key), "%s\n%s", host, name ? name : "");
+		if (!name || json_object_object_get_ex(done, key, NULL))
+			continue;
+		json_object_object_add(done, key, NULL);
+		f = rio_json_get(facts, host);
+		peer = job_peer(output, e, rio_json_get(f, "mounts"), what,
+				sizeof(what), &rdma);
+		if (peer)
+			check_one(checks, e, host, peer, what, rdma,
+				  rio_json_get(f, "addresses"), flagged);
+		free(peer);
+	}
+	json_object_put(done);
+}

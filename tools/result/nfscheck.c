@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/check.h"
+#include "run/fiorun.h"
+#include "result/hostmap.h"
+#include "base/jutil.h"
+#include "result/summary.h"
+
+static const char *const mismatch_causes[] = {
+	"the two mount points were swapped (RDMAIO_NFS_RDMA_DIR and RDMAIO_NFS_TCP_DIR)",
+	"NFSv4.1+ session trunking: a second mount of one server reuses the first mount's transport (use vers=3 for both)",
+	"the job's name does not say the transport its directory is mounted with",
+	NULL,
+};
+
+char *rio_check_job_path(json_object *output, json_object *entry)
+{
+	json_object *scopes[] = { rio_json_get(entry, "job options"),
+				  rio_json_get(output, "global options") };
+	const char *keys[] = { "filename", "directory" }, *v;
+	size_t sc, k;
+
+	for (sc = 0; sc < 2; sc++)
+		for (k = 0; k < 2; k++) {
+			v = rio_json_str(scopes[sc], keys[k]);
+			/* Several files are ':'-separated; the first one
+			 * tells the mount. */
+			if (v && v[0] == '/')
+				return strndup(v, strcspn(v, ":"));
+		}
+	return NULL;
+}
+
+json_object *rio_check_mount_of(json_object *mounts, const char *path)
+{
+	json_object *best = NULL, *m;
+	size_t i, n, best_len = 0;
+	const char *mp;
+
+	for (i = 0; i < rio_json_len(mounts); i++) {
+		m = json_object_array_get_idx(mounts, i);
+		mp = rio_json_str(m, "mountpoint");
+		if (!mp)
+			continue;
+		n = strlen(mp);
+		if (!strcmp(mp, "/"))
+			n = 0;
+		if (strncmp(path, mp, n) || (path[n] != '/' && path[n]) ||
+		    (best && n <= best_len))
+			continue;
+		best = m;
+		best_len = n;
+	}
+	return best;
+}
+
+static const char *const local_causes[] = {
+	"the NFS mount failed or was unmounted before the job ran, leaving the mount point a plain local folder (mount it before rdmaio run, or check the mount command's status in exec_prerun)",
+	"the job's directory or filename points to the wrong folder (a typo, or RDMAIO_NFS_RDMA_DIR / RDMAIO_NFS_TCP_DIR left at a local default)",
+	"the job does not use NFS at all: then its name should not end in -rdma or -tcp",
+	"the file system was mounted in another mount namespace (a container) than rdmaio's, whose mount table rdmaio read",
+	NULL,
+};
+
+/* A job whose files are on no NFS mount measured the local file system. */
+static void not_on_nfs(json_object *checks, const char *host, int gid,
+		       const char *name, const char *path, const char *tr,
+		       int *flagged)
+{
+	char msg[1024];
+
+	snprintf(
+		msg, sizeof(msg),
+		"job %s uses %s, which is on no NFS mount during the run: it measured the local file system, not NFS over %s",
+		name, path, tr);
+	rio_check_add(checks, "nfs-transport", host, gid, NULL, "flagged", NAN,
+		      NAN, msg, local_causes);
+	(*flagged)++;
+}
+
+void rio_check_nfs_transport(json_object *output,
+			     const struct rio_hostmap *hosts,
+			     json_object *mounts, json_object *checks,
+			     int *flagged)
+{
+	int i, n = rio_fio_entry_count(output), ok, gid;
+	const char *host, *name, *tr, *proto;
+	json_object *e, *m;
+	char msg[1024], *path;
+	size_t wlen;
+
+	/* Without a record of the mounts nothing can be told. */
+	for (i = 0; mounts && i < n; i++) {
+		e = rio_fio_entry(output, i, hosts, &host);
+		name = rio_json_str(e, "jobname");
+		tr = name ? rio_summary_transport(name, &wlen) : NULL;
+		/* Mounts were read on this host: remote jobs cannot be told. */
+		if (!tr || !rio_hostmap_is_local(hosts, host))
+			continue;
+		path = rio_check_job_path(output, e);
+		gid = (int)rio_json_num(e, "groupid", 0);
+		m = path ? rio_check_mount_of(mounts, path) : NULL;
+		/* A device (NVMe over fabrics, say) is no file system. */
+		if (!m && path && strncmp(path, "/dev/", 5))
+			not_on_nfs(checks, host, gid, name, path, tr, flagged);
+		if (!m) {
+			free(path);
+			continue;
+		}
+		proto = rio_json_str(m, "proto");
+		ok = proto && !strcmp(proto, tr);
+		snprintf(msg, sizeof(msg),
+			 "job %s uses %s on %s mounted at %s with proto=%s: %s",
+			 name, path, rio_json_str(m, "source"),
+			 rio_json_str(m, "mountpoint"),
+			 proto ? proto : "unknown",
+			 ok ? "as its name says"
+			    : "not the transport its name says");
+		rio_check_add(checks, "nfs-transport", host, gid, NULL,
+			      ok ? "pass" : "flagged", NAN, NAN, msg,
+			      ok ? NULL : mismatch_causes);
+		*flagged += !ok;
+		free(path);
+	}
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/fiohosts.h"
+#include "result/hostmap.h"
+#include "run/jobfile.h"
+#include "rc_log.h"
+#include "run/remote.h"
+#include "base/strv.h"
+#include "base/text.h"
+
+static void host_clear(struct rio_fio_host *h)
+{
+	while (h->nsections)
+		free(h->sections[--h->nsections]);
+	free(h->sections);
+	free(h->section_job);
+	free(h->jobs);
+	free(h->client);
+	memset(h, 0, sizeof(*h));
+}
+
+void rio_fiohosts_free(struct rio_fio_host *hosts, int nhosts)
+{
+	while (hosts && nhosts-- > 0)
+		host_clear(&hosts[nhosts]);
+	free(hosts);
+}
+
+static struct rio_fio_host *host_new(struct rio_fio_host **hosts, int *n,
+				     const char *client)
+{
+	struct rio_fio_host *nh = realloc(*hosts, (*n + 1) * sizeof(*nh));
+
+	if (!nh)
+		return NULL;
+	*hosts = nh;
+	nh += *n;
+	memset(nh, 0, sizeof(*nh));
+	nh->local = !strcmp(client, RIO_FIOHOSTS_LOCAL);
+	nh->client = strdup(client);
+	if (!nh->client)
+		return NULL;
+	(*n)++;
+	return nh;
+}
+
+int rio_fiohosts_add(struct rio_fio_host **hosts, int *nhosts,
+		     const char *client, char **jobs, int njobs)
+{
+	struct rio_fio_host *h = host_new(hosts, nhosts, client);
+
+	if (!h)
+		return -ENOMEM;
+	h->jobs = calloc(njobs ? njobs : 1, sizeof(*h->jobs));
+	if (!h->jobs)
+		return -ENOMEM;
+	memcpy(h->jobs, jobs, njobs * sizeof(*jobs));
+	h->njobs = njobs;
+	return 0;
+}
+
+/* A section of the host's last job file. */
+static int push_section(struct rio_fio_host *h, char *name)
+{
+	int *nj = realloc(h->section_job, (h->nsections + 1) * sizeof(*nj));
+
+	if (!nj) {
+		free(name);
+		return -ENOMEM;
+	}
+	h->section_job = nj;
+	nj[h->nsections] = h->njobs - 1;
+	return rio_strv_push(&h->sections, &h->nsections, name);
+}
+
+/* A name already given to the other host: fio's --section selects by name
+ * across all the job files a host gets. */
+static int role_clash(const struct rio_fio_host *other, const char *name,
+		      const char *file)
+{
+	int i, server = !strcmp(other->role, "server");
+
+	for (i = 0; i < other->nsections; i++)
+		if (!strcmp(other->sections[i], name)) {
+			rc_err("job file %s: section [%s] is a %s here and a %s in another job file; --server-host/--client-host pick sections by name, so give them different names",
+			       file, name, server ? "client" : "target",
+			       server ? "target" : "client");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int split_one(char *job, struct rio_fio_host *side[2])
+{
+	struct rio_jobfile_section *sec;
+	int n, i, used[2] = { 0, 0 }, ret = 0;
+	struct rio_fio_host *h;
+	char *name;
+
+	n = rio_jobfile_sections(job, &sec);
+	if (n <= 0) {
+		if (!n)
+			rc_err("job file %s: no job section in it (a fio job file has [name] sections)",
+			       job);
+		return n ? n : -EINVAL;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		h = side[sec[i].listen ? 0 : 1];
+		ret = role_clash(side[sec[i].listen ? 1 : 0], sec[i].name, job);
+		if (!ret && !used[!sec[i].listen]++)
+			ret = rio_strv_push(&h->jobs, &h->njobs, job);
+		name = ret ? NULL : strdup(sec[i].name);
+		if (!ret)
+			ret = name ? push_section(h, name) : -ENOMEM;
+	}
+	rio_jobfile_sections_free(sec, n);
+	return ret;
+}
+
+int rio_fiohosts_split(const char *server, const char *client,
+		       char *const jobs[], int njobs,
+		       struct rio_fio_host **hosts, int *nhosts)
+{
+	struct rio_fio_host *h = NULL, *side[2];
+	int i, n = 0, ret = 0;
+
+	*hosts = NULL;
+	*nhosts = 0;
+	if (!host_new(&h, &n, server) || !host_new(&h, &n, client)) {
+		rio_fiohosts_free(h, n);
+		return -ENOMEM;
+	}
+	h[0].role = "server";
+	h[1].role = "client";
+	side[0] = &h[0];
+	side[1] = &h[1];
+	for (i = 0; i < njobs && !ret; i++)
+		ret = split_one(jobs[i], side);
+	if (ret) {
+		rio_fiohosts_free(h, n);
+		return ret;
+	}
+	/* A host with nothing to run (NFS files have no target) sits out. */
+	for (i = n - 1; i >= 0; i--)
+		if (!h[i].nsections) {
+			host_clear(&h[i]);
+			memmove(&h[i], &h[i + 1], (n - i - 1) * sizeof(*h));
+			n--;
+		}
+	*hosts = h;
+	*nhosts = n;
+	return 0;
+}
+
+json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
+			       const struct rio_hostmap *map)
+{
+	json_object *arr = json_object_new_array(), *o;
+	char *fio_name;
+	int i;
+
+	for (i = 0; i < nhosts; i++) {
+		fio_name = rio_remote_host_name(hosts[i].client);
+		o = json_object_new_object();
+		json_object_object_add(o, "client",
+				       json_object_new_string(hosts[i].client));
+		json_object_object_add(
+			o, "host",
+			json_object_new_string(rio_hostmap_name(
+				map, fio_name ? fio_name : hosts[i].client)));
+		json_object_object_add(
+			o, "role",
+			hosts[i].role ? json_object_new_string(hosts[i].role)
+				      : NULL);
+		json_object_object_add(o, "local",
+				       json_object_new_boolean(hosts[i].local));
+		json_object_object_add(o, "job_files",
+				       rio_strv_json(hosts[i].jobs,
+						     hosts[i].njobs));
+		json_object_object_add(o, "sections",
+				       rio_strv_json(hosts[i].sections,
+						     hosts[i].nsections));
+		json_object_array_add(arr, o);
+		free(fio_name);
+	}
+	return arr;
+}
+
+/* Beside letters and digits: names, IPv4/IPv6 addresses with a zone,
+ * fio's prefixes and ,PORT, and plain socket paths. No shell syntax. */
+#define HOST_PUNCT "._:%,/+=@~-"
+
+int rio_fiohosts_check(const char *opt, const char *spec)
+{
+	char *host = rio_remote_host_name(spec), *shown, odd[200];
+	const char *why = NULL, *p;
+	int ret = 0;
+
+	if (!host)
+		return -ENOMEM;
+	if (*spec == '-' || *host == '-')
+		why = "begins with '-', so ssh and fio would read it as an option, not a host";
+	for (p = spec; *p && !why; p++) {
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			why = "holds a blank or a control character, which no host name or address has (a remote shell would split it)";
+		else if ((unsigned char)*p >= 0x80)
+			why = "holds a byte that is not ASCII (give an internationalized name in its ASCII form, xn--...)";
+		else if (!isalnum((unsigned char)*p) &&
+			 !strchr(HOST_PUNCT, *p)) {
+			snprintf(
+				odd, sizeof(odd),
+				"holds '%c', which no host name, address or socket path rdmaio takes has (a remote shell could run it as %%h)",
+				*p);
+			why = odd;
+		}
+	}
+	if (!why && !*host)
+		why = "names no host";
+	if (why) {
+		shown = rio_text_clean(spec, 0);
+		rc_err("run: --%s '%s' %s: give a host name or an address (fio's forms: HOST, HOST,PORT, ip6:ADDR, sock:PATH, or 'local')",
+		       opt, shown ? shown : "?", why);
+		free(shown);
+		ret = -EINVAL;
+	}
+	free(host);
+	return ret;
+}
