@@ -5,7 +5,7 @@
 RDMAIO_BASE := jutil strv units text tmpdir
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
 	cpuwatch taskwatch mountwatch runwatch baseline
-RDMAIO_RESULT := hostmap summary derive rounds stats cpucost check loopcheck \
+RDMAIO_RESULT := fioentry hostmap summary derive rounds stats cpucost check loopcheck \
 	nfscheck schema host envstatus envdoc result outfile
 RDMAIO_READ := report reportbase chart gpstr csvout compare changes noise
 RDMAIO_TOOL_SRCS := rdmaio $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \

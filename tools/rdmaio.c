@@ -21,6 +21,7 @@
 #include "read/csvout.h"
 #include "result/envdoc.h"
 #include "rc_file.h"
+#include "result/fioentry.h"
 #include "run/fiorun.h"
 #include "run/fiohosts.h"
 #include "run/fioserver.h"

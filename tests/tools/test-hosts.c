@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "result/check.h"
+#include "result/fioentry.h"
 #include "run/fiorun.h"
 #include "run/fiohosts.h"
 #include "result/hostmap.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "read/chart.h"
-#include "run/fiorun.h"
+#include "result/fioentry.h"
 #include "read/gpstr.h"
 #include "result/hostmap.h"
 #include "base/jutil.h"

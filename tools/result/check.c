@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "result/check.h"
-#include "run/fiorun.h"
+#include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "result/host.h"
 #include "base/jutil.h"

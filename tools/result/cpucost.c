@@ -7,6 +7,7 @@
 
 #include "result/cpucost.h"
 #include "run/cpuwatch.h"
+#include "result/fioentry.h"
 #include "run/fiorun.h"
 #include "result/hostmap.h"
 #include "base/jutil.h"

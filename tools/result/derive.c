@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "result/derive.h"
-#include "run/fiorun.h"
+#include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "base/jutil.h"
 #include "result/summary.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "result/check.h"
-#include "run/fiorun.h"
+#include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "base/jutil.h"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "result/cpucost.h"
+#include "result/fioentry.h"
 #include "result/derive.h"
 #include "result/envstatus.h"
 #include "rc_file.h"

@@ -5,9 +5,9 @@
 #include <json-c/json.h>
 
 #include "result/check.h"
-#include "run/fiorun.h"
 
 struct rio_cpuwatch;
+struct rio_fio_host;
 struct rio_hostmap;
 struct rio_task;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/fiorun.h"
+#include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "run/jobfile.h"
 #include "base/jutil.h"

@@ -4,8 +4,6 @@
 
 #include <json-c/json.h>
 
-struct rio_hostmap;
-
 /* One fio --server host of a client/server run, and its share of the jobs. */
 struct rio_fio_host {
 	char *client; /* as fio --client= takes it: HOST[,PORT], sock:PATH */
@@ -49,21 +47,5 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **runs,
  */
 int rio_fio_parse(const char *text, size_t len, const char *name,
 		  json_object **output);
-
-/*
- * fio's output as the checks may read it: with several job files, fio's
- * top-level "global options" are the last file's [global] only, which
- * would be read as every job's; such an output is given without them (a
- * new reference to a shallow copy). One job file: the output itself.
- */
-json_object *rio_fio_attributable(json_object *output, size_t njob_files);
-
-/*
- * Number of per-job entries in fio's output (jobs[], or client_stats[]
- * without fio's "All clients" sum) and the i-th one with its host.
- */
-int rio_fio_entry_count(json_object *output);
-json_object *rio_fio_entry(json_object *output, int i,
-			   const struct rio_hostmap *hosts, const char **host);
 
 #endif

@@ -1,0 +1,10 @@
+#!/bin/bash
+# The layout's promises (ARCHITECTURE.md): tools/read/ never includes
+# tools/run/, tools/result/ includes neither, tools/base/ only itself,
+# directly or through a header; the breaks still there are listed by name
+# in layout.py and may only shrink.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+check "the checker catches a break, also through a header" python3 tests/host/layout.py selftest
+check "tools/: no include across wings beyond the known ones" python3 tests/host/layout.py wings
+done_testing
