@@ -7,7 +7,7 @@ RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fioentry hostmap summary derive rounds stats cpucost check loopcheck \
 	nfscheck schema host envstatus envdoc result outfile
-RDMAIO_READ := report reportbase chart gpstr csvout compare changes noise
+RDMAIO_READ := report reportbase cell chart gpstr csvout compare changes noise
 RDMAIO_TOOL_SRCS := rdmaio $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \
 	$(RDMAIO_RESULT:%=result/%) $(RDMAIO_READ:%=read/%)
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)

@@ -8,7 +8,7 @@
 #include "read/changes.h"
 #include "base/jutil.h"
 #include "read/noise.h"
-#include "read/report.h"
+#include "read/cell.h"
 #include "result/rounds.h"
 #include "result/stats.h"
 
@@ -223,7 +223,7 @@ static void pair_rows(struct table *t, json_object *a, json_object *b)
 		f.occ = rio_rounds_occurrence(ca, i);
 		if (!rio_rounds_find(cb, f.e, f.occ))
 			continue;
-		rio_report_pair_label(label, sizeof(label), a, f.e);
+		rio_cell_pair_label(label, sizeof(label), a, f.e);
 		for (m = 0; m < NELEM(pair_metrics); m++)
 			figure_add(t, &f, label, pair_metrics[m].name, get_path,
 				   pair_metrics[m].path, &pair_metrics[m]);

@@ -14,7 +14,7 @@
 #include "result/hostmap.h"
 #include "base/jutil.h"
 #include "rc_log.h"
-#include "read/report.h"
+#include "read/cell.h"
 #include "result/result.h"
 #include "rc_file.h"
 #include "rc_spawn.h"
@@ -100,7 +100,7 @@ static int pair_rows(json_object *doc, struct chart *c)
 		r = new_row(c);
 		if (!r)
 			return -ENOMEM;
-		rio_report_pair_label(r->label, sizeof(r->label), doc, p);
+		rio_cell_pair_label(r->label, sizeof(r->label), doc, p);
 		r->latency_only =
 			!strcmp(rio_json_str(p, "kind") ?: "", "latency");
 		for (k = 0; k < 2; k++) {

@@ -5,21 +5,11 @@
 
 #include "base/jutil.h"
 #include "read/report.h"
+#include "read/cell.h"
 #include "read/reportbase.h"
 #include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
-
-/* A latency triple "p50 / p99 / p99.9" in human units. */
-static void fmt_lat(char *buf, size_t n, json_object *clat)
-{
-	char a[RIO_UNITS_LEN], b[RIO_UNITS_LEN], c[RIO_UNITS_LEN];
-
-	rio_units_ns(a, rio_json_num(clat, "p50", NAN));
-	rio_units_ns(b, rio_json_num(clat, "p99", NAN));
-	rio_units_ns(c, rio_json_num(clat, "p99_9", NAN));
-	snprintf(buf, n, "%s / %s / %s", a, b, c);
-}
 
 /* How many rounds doc holds (rdmaio run --repeat), 0 without rounds. */
 static int rounds_of(json_object *doc)
@@ -27,117 +17,11 @@ static int rounds_of(json_object *doc)
 	return (int)rio_json_len(rio_json_get(doc, "rounds"));
 }
 
-enum figure { RATE, COUNT, NS };
-
-static void fmt_figure(char *buf, double v, enum figure f, int gbit)
-{
-	if (f == RATE)
-		rio_units_rate(buf, v, gbit);
-	else if (f == COUNT)
-		rio_units_count(buf, v);
-	else
-		rio_units_ns(buf, v);
-}
-
-/* v with the bounds of spread sp, or v alone without sp. */
-static void fmt_range(char *buf, size_t n, double v, json_object *sp,
-		      enum figure f, int gbit)
-{
-	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
-
-	fmt_figure(m, v, f, gbit);
-	if (!sp) {
-		snprintf(buf, n, "%s", m);
-		return;
-	}
-	fmt_figure(lo, rio_json_num(sp, "min", NAN), f, gbit);
-	fmt_figure(hi, rio_json_num(sp, "max", NAN), f, gbit);
-	snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
-}
-
-/* A figure over the rounds, from its spread: "80.0 MiB/s (79.9-80.1 MiB/s)". */
-static void fmt_spread(char *buf, size_t n, json_object *sp, enum figure f,
-		       int gbit)
-{
-	if (!sp) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	fmt_range(buf, n, rio_json_num(sp, "median", NAN), sp, f, gbit);
-}
-
-void rio_report_spread(char *buf, size_t n, double rate, json_object *sp,
-		       int gbit)
-{
-	fmt_range(buf, n, rate, sp, RATE, gbit);
-}
-
-/* A ratio over the rounds: its median and the 95 % interval of its
- * geometric mean, "2.00x (1.98x – 2.02x)". */
-static void fmt_interval(char *buf, size_t n, json_object *rs)
-{
-	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
-	double l = rio_json_num(rs, "ci95_low", NAN);
-
-	if (!rs) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	rio_units_ratio(m, rio_json_num(rs, "median", NAN));
-	rio_units_ratio(lo, l);
-	rio_units_ratio(hi, rio_json_num(rs, "ci95_high", NAN));
-	if (isnan(l))
-		snprintf(buf, n, "%s (no interval)", m);
-	else
-		snprintf(buf, n, "%s (%s – %s)", m, lo, hi);
-}
-
-/* Labels name the host only when the rows of doc[key] come from several. */
-static int multi_host(json_object *doc, const char *key)
-{
-	json_object *rows = rio_json_get(doc, key);
-	const char *first = NULL, *h;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(rows); i++) {
-		h = rio_json_str(json_object_array_get_idx(rows, i), "host");
-		if (!h)
-			continue;
-		if (first && strcmp(first, h))
-			return 1;
-		first = h;
-	}
-	return 0;
-}
-
-static void label(char *buf, size_t n, json_object *o, const char *name_key,
-		  const char *dir, int hosts)
-{
-	if (hosts)
-		snprintf(buf, n, "%s: %s (%s)", rio_json_str(o, "host"),
-			 rio_json_str(o, name_key), dir);
-	else
-		snprintf(buf, n, "%s (%s)", rio_json_str(o, name_key), dir);
-}
-
-void rio_report_pair_label(char *buf, size_t n, json_object *doc,
-			   json_object *c)
-{
-	const char *rd = rio_json_str(c, "direction");
-	const char *td = rio_json_str(c, "tcp_direction");
-	char dir[32];
-
-	/* "rtt (read/write)": a round trip counted differently per side. */
-	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
-		 strcmp(rd, td) ? td : "");
-	label(buf, n, c, "workload", dir, multi_host(doc, "comparisons"));
-}
-
 /* The verdict of each pair, first: what a reader takes away. */
 static void verdicts(json_object *doc, FILE *out)
 {
 	json_object *cs = rio_json_get(doc, "comparisons"), *c;
-	int hosts = multi_host(doc, "comparisons");
+	int hosts = rio_cell_multi_host(doc, "comparisons");
 	const char *v;
 	size_t i;
 
@@ -175,7 +59,7 @@ static void pair_row(json_object *doc, json_object *c,
 	char p50[RIO_UNITS_LEN], p99[RIO_UNITS_LEN];
 	char rl[128], tl[128];
 
-	rio_report_pair_label(l, sizeof(l), doc, c);
+	rio_cell_pair_label(l, sizeof(l), doc, c);
 	rio_units_rate(rb, rio_json_num(r, "bw_bytes", NAN), o->gbit);
 	rio_units_rate(tb, rio_json_num(t, "bw_bytes", NAN), o->gbit);
 	rio_units_ratio(ra, rio_json_num(c, "bw_ratio", NAN));
@@ -184,8 +68,8 @@ static void pair_row(json_object *doc, json_object *c,
 	rio_units_ratio(ia, rio_json_num(c, "iops_ratio", NAN));
 	rio_units_ratio(p50, rio_json_num(c, "p50_ratio", NAN));
 	rio_units_ratio(p99, rio_json_num(c, "p99_ratio", NAN));
-	fmt_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
-	fmt_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
+	rio_cell_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
+	rio_cell_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
 	fprintf(out,
 		"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 		l, rio_json_str(c, "kind") ?: "-", rb, tb, ra, ri, ti, ia, rl,
@@ -231,7 +115,7 @@ static void host_cpu_interval(json_object *c, const char *host, FILE *out)
 	json_object *hc = rio_json_get(rio_json_get(c, "over_rounds"),
 				       "host_cpu_per_gib"),
 		    *h, *ratio = NULL;
-	char cell[RIO_REPORT_SPREAD_LEN];
+	char cell[RIO_CELL_LEN];
 	size_t i;
 
 	for (i = 0; i < rio_json_len(hc); i++) {
@@ -239,7 +123,7 @@ static void host_cpu_interval(json_object *c, const char *host, FILE *out)
 		if (!strcmp(rio_json_str(h, "host") ?: "", host ?: ""))
 			ratio = rio_json_get(h, "ratio");
 	}
-	fmt_interval(cell, sizeof(cell), ratio);
+	rio_cell_interval(cell, sizeof(cell), ratio);
 	fprintf(out, " %s |", cell);
 }
 
@@ -256,7 +140,7 @@ static void host_cpu_table(json_object *doc, FILE *out)
 		hc = rio_json_get(c, "host_cpu_per_gib");
 		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
 			       "bandwidth");
-		rio_report_pair_label(l, sizeof(l), doc, c);
+		rio_cell_pair_label(l, sizeof(l), doc, c);
 		for (j = 0; j < rio_json_len(hc); j++) {
 			h = json_object_array_get_idx(hc, j);
 			if (!rows++)
@@ -300,7 +184,7 @@ static void cpu_table(json_object *doc, FILE *out)
 			fprintf(out,
 				"CPU time of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
 				"| Workload | RDMA | TCP | RDMA/TCP |\n|---|---:|---:|---:|\n");
-		rio_report_pair_label(l, sizeof(l), doc, c);
+		rio_cell_pair_label(l, sizeof(l), doc, c);
 		rio_units_ratio(ra,
 				rio_json_num(c, "fio_cpu_per_gib_ratio", NAN));
 		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
@@ -324,20 +208,23 @@ static void rounds_row(json_object *doc, json_object *c,
 {
 	json_object *ov = rio_json_get(c, "over_rounds");
 	json_object *r = rio_json_get(ov, "rdma"), *t = rio_json_get(ov, "tcp");
-	char l[512], rb[RIO_REPORT_SPREAD_LEN], tb[RIO_REPORT_SPREAD_LEN],
-		ri[RIO_REPORT_SPREAD_LEN], ti[RIO_REPORT_SPREAD_LEN],
-		ra[RIO_REPORT_SPREAD_LEN], ia[RIO_REPORT_SPREAD_LEN],
-		p50[RIO_REPORT_SPREAD_LEN], p99[RIO_REPORT_SPREAD_LEN];
+	char l[512], rb[RIO_CELL_LEN], tb[RIO_CELL_LEN], ri[RIO_CELL_LEN],
+		ti[RIO_CELL_LEN], ra[RIO_CELL_LEN], ia[RIO_CELL_LEN],
+		p50[RIO_CELL_LEN], p99[RIO_CELL_LEN];
 
-	rio_report_pair_label(l, sizeof(l), doc, c);
-	fmt_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"), RATE, o->gbit);
-	fmt_spread(tb, sizeof(tb), rio_json_get(t, "bw_bytes"), RATE, o->gbit);
-	fmt_spread(ri, sizeof(ri), rio_json_get(r, "iops"), COUNT, 0);
-	fmt_spread(ti, sizeof(ti), rio_json_get(t, "iops"), COUNT, 0);
-	fmt_interval(ra, sizeof(ra), rio_json_get(ov, "bw_ratio"));
-	fmt_interval(ia, sizeof(ia), rio_json_get(ov, "iops_ratio"));
-	fmt_interval(p50, sizeof(p50), rio_json_get(ov, "p50_ratio"));
-	fmt_interval(p99, sizeof(p99), rio_json_get(ov, "p99_ratio"));
+	rio_cell_pair_label(l, sizeof(l), doc, c);
+	rio_cell_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"),
+			RIO_CELL_RATE, o->gbit);
+	rio_cell_spread(tb, sizeof(tb), rio_json_get(t, "bw_bytes"),
+			RIO_CELL_RATE, o->gbit);
+	rio_cell_spread(ri, sizeof(ri), rio_json_get(r, "iops"), RIO_CELL_COUNT,
+			0);
+	rio_cell_spread(ti, sizeof(ti), rio_json_get(t, "iops"), RIO_CELL_COUNT,
+			0);
+	rio_cell_interval(ra, sizeof(ra), rio_json_get(ov, "bw_ratio"));
+	rio_cell_interval(ia, sizeof(ia), rio_json_get(ov, "iops_ratio"));
+	rio_cell_interval(p50, sizeof(p50), rio_json_get(ov, "p50_ratio"));
+	rio_cell_interval(p99, sizeof(p99), rio_json_get(ov, "p99_ratio"));
 	fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
 		(int)rio_json_num(ov, "rounds", 0), rb, tb, ra, ri, ti, ia, p50,
 		p99);
@@ -429,10 +316,10 @@ static void job_figures(char *bw, char *iops, json_object *r, const char *dir,
 	json_object *ov = rio_json_get(rio_json_get(r, "over_rounds"), dir);
 
 	if (ov) {
-		fmt_spread(bw, RIO_REPORT_SPREAD_LEN,
-			   rio_json_get(ov, "bw_bytes"), RATE, o->gbit);
-		fmt_spread(iops, RIO_REPORT_SPREAD_LEN,
-			   rio_json_get(ov, "iops"), COUNT, 0);
+		rio_cell_spread(bw, RIO_CELL_LEN, rio_json_get(ov, "bw_bytes"),
+				RIO_CELL_RATE, o->gbit);
+		rio_cell_spread(iops, RIO_CELL_LEN, rio_json_get(ov, "iops"),
+				RIO_CELL_COUNT, 0);
 		return;
 	}
 	rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN), o->gbit);
@@ -444,8 +331,7 @@ static void job_rows(json_object *doc, const struct rio_report_opts *o,
 {
 	static const char *const dirs[] = { "read", "write" };
 	json_object *rs = rio_json_get(doc, "results"), *r, *d;
-	char l[512], bw[RIO_REPORT_SPREAD_LEN], iops[RIO_REPORT_SPREAD_LEN],
-		lat[128], cpu[96];
+	char l[512], bw[RIO_CELL_LEN], iops[RIO_CELL_LEN], lat[128], cpu[96];
 	size_t i;
 	int k;
 
@@ -458,10 +344,11 @@ static void job_rows(json_object *doc, const struct rio_report_opts *o,
 			d = rio_json_get(r, dirs[k]);
 			if (!d)
 				continue;
-			label(l, sizeof(l), r, "jobname", dirs[k],
-			      multi_host(doc, "results"));
+			rio_cell_label(l, sizeof(l), r, "jobname", dirs[k],
+				       rio_cell_multi_host(doc, "results"));
 			job_figures(bw, iops, r, dirs[k], o);
-			fmt_lat(lat, sizeof(lat), rio_json_get(d, "clat_ns"));
+			rio_cell_lat(lat, sizeof(lat),
+				     rio_json_get(d, "clat_ns"));
 			if (targets)
 				fprintf(out, "| %s | %s | %s | %s |\n", l, bw,
 					iops, cpu);
@@ -853,7 +740,7 @@ void rio_report_write(json_object *doc, const struct rio_report_opts *o,
 	verdicts(doc, out);
 	setup(doc, out);
 	comparisons_table(doc, o, out);
-	rio_reportbase_table(doc, o, out);
+	rio_reportbase_table(doc, o->gbit, out);
 	jobs_table(doc, o, out);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/jutil.h"
+#include "read/cell.h"
 #include "read/reportbase.h"
 #include "base/units.h"
 
@@ -119,14 +120,14 @@ static void cell_cpu(double per_gib, FILE *out)
 /* A bandwidth, with its range over the rounds when sp has one. */
 static void cell_bw(double bw, json_object *sp, int gbit, FILE *out)
 {
-	char cell[RIO_REPORT_SPREAD_LEN];
+	char cell[RIO_CELL_LEN];
 
-	rio_report_spread(cell, sizeof(cell), bw, sp, gbit);
+	rio_cell_range(cell, sizeof(cell), bw, sp, RIO_CELL_RATE, gbit);
 	fprintf(out, " %s |", cell);
 }
 
 struct table {
-	const struct rio_report_opts *o;
+	int gbit; /* rates in Gb/s */
 	const char *hosts[HOSTS_MAX];
 	int nhosts;
 	double ref; /* the first baseline's bandwidth */
@@ -142,7 +143,7 @@ static void baseline_row(const struct table *t, json_object *b, FILE *out)
 	fmt_copy(copy, sizeof(copy), b);
 	rio_units_ratio(r, bw_of(b) / t->ref);
 	fprintf(out, "| %s (--baseline) |", rio_json_str(b, "name"));
-	cell_bw(bw_of(b), sp, t->o->gbit, out);
+	cell_bw(bw_of(b), sp, t->gbit, out);
 	fprintf(out, " %s | %s |", r, bw_of(b) > 0 ? copy : "failed");
 	cell_cpu(rio_json_num(b, "cpu_per_gib_s", NAN), out);
 	for (k = 0; k < t->nhosts; k++)
@@ -167,7 +168,7 @@ static void side_row(const struct table *t, json_object *c, const char *side,
 		rio_json_str(c, "workload"),
 		strcmp(side, "rdma") ? "TCP" : "RDMA",
 		rio_json_str(s, "jobname"));
-	cell_bw(bw_of(s), sp, t->o->gbit, out);
+	cell_bw(bw_of(s), sp, t->gbit, out);
 	fprintf(out, " %s | - |", r);
 	cell_cpu(rio_json_num(s, "fio_cpu_per_gib_s", NAN), out);
 	snprintf(key, sizeof(key), "%s_s", side);
@@ -195,12 +196,11 @@ static void head(const struct table *t, json_object *first, FILE *out)
 	fprintf(out, "\n");
 }
 
-void rio_reportbase_table(json_object *doc, const struct rio_report_opts *o,
-			  FILE *out)
+void rio_reportbase_table(json_object *doc, int gbit, FILE *out)
 {
 	json_object *bs = rio_json_get(doc, "baselines"), *cs, *c;
 	json_object *first;
-	struct table t = { .o = o };
+	struct table t = { .gbit = gbit };
 	size_t i;
 
 	if (!rio_json_len(bs))

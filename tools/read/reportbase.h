@@ -6,17 +6,15 @@
 
 #include <json-c/json.h>
 
-#include "read/report.h"
-
 /*
  * The report's part on a result's baselines (rdmaio run --baseline): one
  * verdict line per baseline, read against the sequential read pairs (a
  * comparison of kind bandwidth, reads on both sides), and a table of the
  * baselines and those pairs' sides with their bandwidth, the ratio to the
- * first baseline and each host's CPU per GiB. Nothing without baselines.
+ * first baseline and each host's CPU per GiB (rates in Gb/s when gbit).
+ * Nothing without baselines.
  */
 void rio_reportbase_verdicts(json_object *doc, FILE *out);
-void rio_reportbase_table(json_object *doc, const struct rio_report_opts *o,
-			  FILE *out);
+void rio_reportbase_table(json_object *doc, int gbit, FILE *out);
 
 #endif

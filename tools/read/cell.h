@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_CELL_H
+#define RDMAIO_TOOLS_CELL_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "base/units.h"
+
+/*
+ * The cells of the tables that read results (the report, its baselines,
+ * compare, the chart's labels): figures in human units with their range
+ * over the rounds, ratios with their interval, and the labels of jobs and
+ * pairs. Each writes at most n bytes into buf.
+ */
+
+/* A cell of a median and two bounds, each in RIO_UNITS_LEN. */
+#define RIO_CELL_LEN (3 * RIO_UNITS_LEN + 16)
+
+enum rio_cell_unit { RIO_CELL_RATE, RIO_CELL_COUNT, RIO_CELL_NS };
+
+/* A latency triple "p50 / p99 / p99.9" of fio's clat_ns. */
+void rio_cell_lat(char *buf, size_t n, json_object *clat);
+
+/*
+ * v with the bounds of spread sp, "80.0 MiB/s (79.9 MiB/s – 80.1 MiB/s)";
+ * v alone without sp. v is the caller's, as a result's top-level median
+ * may be rounded. Rates in Gb/s when gbit.
+ */
+void rio_cell_range(char *buf, size_t n, double v, json_object *sp,
+		    enum rio_cell_unit f, int gbit);
+
+/* A figure over the rounds from its spread alone (its median), "-" without. */
+void rio_cell_spread(char *buf, size_t n, json_object *sp, enum rio_cell_unit f,
+		     int gbit);
+
+/* A ratio over the rounds: its median and the 95 % interval of its
+ * geometric mean, "2.00x (1.98x – 2.02x)". */
+void rio_cell_interval(char *buf, size_t n, json_object *rs);
+
+/* Whether the rows of doc[key] come from several hosts. */
+int rio_cell_multi_host(json_object *doc, const char *key);
+
+/* "NAME (DIR)", or "HOST: NAME (DIR)" when hosts, NAME from o[name_key]. */
+void rio_cell_label(char *buf, size_t n, json_object *o, const char *name_key,
+		    const char *dir, int hosts);
+
+/* "workload (read)", host-prefixed when the pairs come from several. */
+void rio_cell_pair_label(char *buf, size_t n, json_object *doc, json_object *c);
+
+#endif
