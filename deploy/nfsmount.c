@@ -17,12 +17,10 @@
 #include "rc_log.h"
 #include "rc_mounts.h"
 #include "nfsmount.h"
-#include "probe.h"
+#include "reach.h"
 #include "helper.h"
 #include "sigdefer.h"
 #include "sysfile.h"
-
-#define RPCBIND_PORT 111
 
 int nr_mount_split(const char *spec, char *server, size_t slen, char *path,
 		   size_t plen)
@@ -422,8 +420,8 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 
 	if (strcmp(req->vers, "3"))
 		return 0;
-	if (nr_probe_tcp(strchr(addr, ':') ? "::1" : "127.0.0.1", RPCBIND_PORT,
-			 2000) == -ECONNREFUSED &&
+	if (nr_reach_tcp(strchr(addr, ':') ? "::1" : "127.0.0.1",
+			 NR_RPCBIND_PORT, 2000) == -ECONNREFUSED &&
 	    !(req->extra && strstr(req->extra, "nolock"))) {
 		rc_diag("start it: rpcbind (or mount with -o nolock, and no "
 			"locks cross hosts)",
@@ -433,15 +431,15 @@ static int explain_v3_refused(const struct nr_mount_req *req,
 			req->spec);
 		return 1;
 	}
-	if (nr_probe_tcp(addr, RPCBIND_PORT, 3000) == -ECONNREFUSED) {
+	if (nr_reach_tcp(addr, NR_RPCBIND_PORT, 3000) == -ECONNREFUSED) {
 		snprintf(fix, sizeof(fix),
 			 "on %s run 'nfsrdma server start' (it starts rpcbind "
 			 "for NFSv3)",
 			 server);
 		rc_diag(fix,
-			"mount %s: %s runs no rpcbind (TCP port 111 refused), "
+			"mount %s: %s runs no rpcbind (TCP port %d refused), "
 			"and NFSv3's MOUNT call asks it where mountd is",
-			req->spec, server);
+			req->spec, server, NR_RPCBIND_PORT);
 		return 1;
 	}
 	return 0;

@@ -2,7 +2,7 @@
 NR_LIB_SRCS := deploy/sysfile.c deploy/kmodule.c deploy/link.c \
 	deploy/helper.c deploy/daemon.c deploy/nfsd.c deploy/exports.c \
 	deploy/exportfile.c deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c \
-	deploy/umount.c deploy/probe.c deploy/doctor.c
+	deploy/umount.c deploy/reach.c deploy/probe.c deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
 	deploy/cmd_mount.c deploy/cmd_status.c
 NR_LIB_OBJS := $(NR_LIB_SRCS:%.c=$(B)/%.o)

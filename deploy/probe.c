@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include <nfsc/libnfs.h>
 #include <nfsc/libnfs-raw-mount.h>
@@ -15,42 +9,7 @@
 #include "rc_log.h"
 #include "nfsmount.h"
 #include "probe.h"
-
-int nr_probe_tcp(const char *server, int port, int timeout_ms)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	struct pollfd pfd = { .events = POLLOUT };
-	socklen_t elen = sizeof(int);
-	char portstr[16];
-	int fd, ret, err = 0;
-
-	snprintf(portstr, sizeof(portstr), "%d", port);
-	if (getaddrinfo(server, portstr, &hints, &ai))
-		return -EHOSTUNREACH;
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    0);
-	if (fd < 0) {
-		ret = -errno;
-		freeaddrinfo(ai);
-		return ret;
-	}
-	ret = connect(fd, ai->ai_addr, ai->ai_addrlen) ? -errno : 0;
-	freeaddrinfo(ai);
-	if (ret == -EINPROGRESS) {
-		pfd.fd = fd;
-		ret = poll(&pfd, 1, timeout_ms);
-		if (ret == 0)
-			ret = -ETIMEDOUT;
-		else if (ret < 0)
-			ret = -errno;
-		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
-			ret = -errno;
-		else
-			ret = -err;
-	}
-	close(fd);
-	return ret;
-}
+#include "reach.h"
 
 static void list_exports(const char *server, struct exportnode *ex)
 {
@@ -87,14 +46,14 @@ int nr_probe(const char *spec)
 	}
 	/* libnfs has no timeout for the export list: see first whether
 	 * anything answers at all. */
-	ret = nr_probe_tcp(server, 111, 3000);
+	ret = nr_reach_tcp(server, NR_RPCBIND_PORT, 3000);
 	if (ret) {
 		snprintf(fix, sizeof(fix),
 			 "check the address and that rpcbind runs on %s "
 			 "('nfsrdma server start' starts it)",
 			 server);
-		rc_diag(fix, "probe %s: rpcbind (TCP 111) does not answer: %s",
-			server, strerror(-ret));
+		rc_diag(fix, "probe %s: rpcbind (TCP %d) does not answer: %s",
+			server, NR_RPCBIND_PORT, strerror(-ret));
 		return ret;
 	}
 	ex = mount_getexports(server);

@@ -7,7 +7,4 @@
  * PATH mounts over TCP with NFSv3), -errno (explained) otherwise. */
 int nr_probe(const char *spec);
 
-/* TCP connect within timeout_ms: 0, or -errno (-ETIMEDOUT). */
-int nr_probe_tcp(const char *server, int port, int timeout_ms);
-
 #endif
