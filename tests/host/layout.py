@@ -4,7 +4,11 @@ of tools/ a file may include, directly or through a header. Usage:
 layout.py wings   prints each include that breaks the rule and is not one
                   of the known ones below, or a known one that no longer
                   exists (fix the list); exits 1 on any.
-layout.py selftest   the checker on a crafted tree: it must catch a break.
+layout.py cycles  prints each include circle among the objects (a file's
+                  .c and .h together) of engine/, common/, deploy/ and
+                  tools/; exits 1 on any.
+layout.py selftest   the checkers on crafted trees: they must catch a break
+                  and a circle.
 """
 import os
 import re
@@ -71,6 +75,74 @@ def wings(tools):
     return bad
 
 
+def graph(root, parts):
+    """Object -> objects it includes, an object being a part's file
+    without its extension (X_impl.h, the private header of X, is X's);
+    headers resolve in the including file's folder,
+    then in the part's folder (tools/: "run/fiorun.h"), then in common/."""
+    objs, edges = {}, {}
+    for part in parts:
+        for dirpath, _, names in os.walk(os.path.join(root, part)):
+            for name in names:
+                if name.endswith((".c", ".h")):
+                    rel = os.path.relpath(os.path.join(dirpath, name), root)
+                    objs.setdefault(re.sub(r"_impl$", "", rel[:-2]), []).append(rel)
+    for obj, files in objs.items():
+        edges[obj] = set()
+        for rel in files:
+            with open(os.path.join(root, rel)) as f:
+                text = f.read()
+            part = rel.split("/")[0]
+            for name in INCLUDE.findall(text):
+                for base in (os.path.dirname(rel), part, "common"):
+                    cand = os.path.normpath(os.path.join(base, name))[:-2]
+                    cand = re.sub(r"_impl$", "", cand)
+                    if cand in objs:
+                        if cand != obj:
+                            edges[obj].add(cand)
+                        break
+    return edges
+
+
+def circles(edges):
+    """The strongly connected components of more than one object (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def cycles(root):
+    found = circles(graph(root, ("engine", "common", "deploy", "tools")))
+    for comp in found:
+        print("include circle: %s (split what both need into an object of its own)"
+              % " <-> ".join(comp))
+    return 1 if found else 0
+
+
 def selftest():
     with tempfile.TemporaryDirectory() as t:
         for d in ALLOWED:
@@ -86,10 +158,25 @@ def selftest():
         if got != want:
             print("selftest: found %r, want %r" % (sorted(got), sorted(want)))
             return 1
+    with tempfile.TemporaryDirectory() as t:
+        os.makedirs(os.path.join(t, "deploy"))
+        os.makedirs(os.path.join(t, "common"))
+        files = {"deploy/a.c": '#include "b.h"\n', "deploy/b.h": "",
+                 "deploy/b.c": '#include "c.h"\n', "deploy/c.h": '#include "a.h"\n',
+                 "deploy/a.h": '#include "rc_log.h"\n', "common/rc_log.h": ""}
+        for rel, text in files.items():
+            with open(os.path.join(t, rel), "w") as f:
+                f.write(text)
+        got = circles(graph(t, ("deploy", "common")))
+        if got != [["deploy/a", "deploy/b", "deploy/c"]]:
+            print("selftest: circles %r, want a <-> b <-> c" % got)
+            return 1
     return 0
 
 
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
-    tools = os.path.join(here, "..", "..", "tools")
-    sys.exit({"wings": lambda: wings(tools), "selftest": selftest}[sys.argv[1]]())
+    root = os.path.normpath(os.path.join(here, "..", ".."))
+    tools = os.path.join(root, "tools")
+    sys.exit({"wings": lambda: wings(tools), "cycles": lambda: cycles(root),
+              "selftest": selftest}[sys.argv[1]]())
