@@ -182,8 +182,10 @@ hostname=127.0.0.1
 startdelay=1
 rw=write
 JOB
+# Its own TMPDIR, so that the check of what it left finds only its own.
+mkdir -m 700 "$tmp/roles-tmp"
 check "--server-host/--client-host local: one result, each section on its host" \
-	bash -c "'$rdmaio' run --server-host local --client-host local --timeout 60 \
+	bash -c "TMPDIR='$tmp/roles-tmp' '$rdmaio' run --server-host local --client-host local --timeout 60 \
 		-o roles.json roles.fio >roles.out 2>&1 &&
 		python3 '$helper' validate '$schema' roles.json && python3 - roles.json '$(hostname)' <<'PY'
 import json, sys
@@ -206,7 +208,8 @@ check "... the report says where each part ran, and flags the loopback" \
 	bash -c "grep -q '^- fio client/server mode: server jobs on $(hostname) (this host, sock:' roles.out &&
 		grep -q '^- FLAGGED loopback: 1 job on $(hostname) reached $(hostname) itself (ping-tcp); the first: job ping-tcp on $(hostname): its peer 127.0.0.1' roles.out"
 check "... and its fio servers are gone, with their sockets" \
-	bash -c "! ls -d /tmp/rdmaio-fio.* 2>/dev/null && ! pgrep -f 'fio --server=sock:/tmp/rdmaio-fi[o]'"
+	bash -c "! ls -d '$tmp/roles-tmp/rdmaio-fio.'* 2>/dev/null &&
+		! pgrep -f 'fio --server=sock:$tmp/roles-tmp/rdmaio-fi[o]'"
 check "rdmaio check of the result flags the loopback again" \
 	bash -c "'$rdmaio' check roles.json; test \$? = 3 && '$rdmaio' check roles.json | grep -q '^flagged loopback'"
 check_fails "--server-host alone" 2 "go together" \
