@@ -595,8 +595,8 @@ int rio_client_connect(struct rio_client *c, const struct rio_hello *hello)
  * MR); safe to call more than once. */
 void rio_client_close(struct rio_client *c)
 {
+	char who[128];
 	unsigned int i;
-	int ret;
 
 	if (!c)
 		return;
@@ -606,39 +606,12 @@ void rio_client_close(struct rio_client *c)
 	for (i = 0; i < c->nqps; i++)
 		if (c->qps[i].id && c->qps[i].id->qp)
 			rdma_destroy_qp(c->qps[i].id);
-	if (c->cq) {
-		ret = ibv_destroy_cq(c->cq);
-		if (ret)
-			rio_err_call(ret, "ibv_destroy_cq(client of %s)",
-				     c->peer);
-		c->cq = NULL;
-	}
-	if (c->cc) {
-		ret = ibv_destroy_comp_channel(c->cc);
-		if (ret)
-			rio_err_call(ret, "ibv_destroy_comp_channel(client)");
-		c->cc = NULL;
-	}
-	if (c->mr) {
-		ret = ibv_dereg_mr(c->mr);
-		if (ret)
-			rio_err_call(ret, "ibv_dereg_mr(client I/O buffers)");
-		c->mr = NULL;
-	}
-	if (c->alive_mr) {
-		ret = ibv_dereg_mr(c->alive_mr);
-		if (ret)
-			rio_err_call(ret,
-				     "ibv_dereg_mr(client keepalive counters)");
-		c->alive_mr = NULL;
-	}
-	if (c->pd) {
-		ret = ibv_dealloc_pd(c->pd);
-		if (ret)
-			rio_err_call(ret, "ibv_dealloc_pd(client of %s)",
-				     c->peer);
-		c->pd = NULL;
-	}
+	snprintf(who, sizeof(who), "client of %s", c->peer);
+	rio_cq_delete(&c->cq, who);
+	rio_cq_channel_delete(&c->cc, "client");
+	rio_mr_delete(&c->mr, "client I/O buffers");
+	rio_mr_delete(&c->alive_mr, "client keepalive counters");
+	rio_pd_delete(&c->pd, who);
 	for (i = 0; i < c->nqps; i++) {
 		if (c->qps[i].id) {
 			rdma_destroy_id(c->qps[i].id);

@@ -51,3 +51,27 @@ int rio_cq_wait(struct ibv_comp_channel *cc, int timeout_ms)
 	ibv_ack_cq_events(ev_cq, 1);
 	return 0;
 }
+
+void rio_cq_delete(struct ibv_cq **cq, const char *who)
+{
+	int ret;
+
+	if (!*cq)
+		return;
+	ret = ibv_destroy_cq(*cq);
+	if (ret)
+		rio_err_call(ret, "ibv_destroy_cq(%s)", who);
+	*cq = NULL;
+}
+
+void rio_cq_channel_delete(struct ibv_comp_channel **cc, const char *who)
+{
+	int ret;
+
+	if (!*cc)
+		return;
+	ret = ibv_destroy_comp_channel(*cc);
+	if (ret)
+		rio_err_call(ret, "ibv_destroy_comp_channel(%s)", who);
+	*cc = NULL;
+}

@@ -56,3 +56,27 @@ int rio_mr_reg(struct ibv_pd *pd, void *addr, size_t len, int access,
 		rio_mr_pin_check(len, what);
 	return -err;
 }
+
+void rio_mr_delete(struct ibv_mr **mr, const char *what)
+{
+	int ret;
+
+	if (!*mr)
+		return;
+	ret = ibv_dereg_mr(*mr);
+	if (ret)
+		rio_err_call(ret, "ibv_dereg_mr(%s)", what);
+	*mr = NULL;
+}
+
+void rio_pd_delete(struct ibv_pd **pd, const char *who)
+{
+	int ret;
+
+	if (!*pd)
+		return;
+	ret = ibv_dealloc_pd(*pd);
+	if (ret)
+		rio_err_call(ret, "ibv_dealloc_pd(%s)", who);
+	*pd = NULL;
+}

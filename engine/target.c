@@ -391,22 +391,12 @@ static void rio_target_rnr_timer(struct rdma_cm_id *id, const char *peer)
 static void rio_target_conn_unreg(struct rio_tconn *tc)
 {
 	const char *peer = tc->peer[0] ? tc->peer : "a client";
-	int ret;
+	char what[128];
 
-	if (tc->mr) {
-		ret = ibv_dereg_mr(tc->mr);
-		if (ret)
-			rio_err_call(ret, "ibv_dereg_mr(target region for %s)",
-				     peer);
-		tc->mr = NULL;
-	}
-	if (tc->word_mr) {
-		ret = ibv_dereg_mr(tc->word_mr);
-		if (ret)
-			rio_err_call(ret, "ibv_dereg_mr(keepalive word of %s)",
-				     peer);
-		tc->word_mr = NULL;
-	}
+	snprintf(what, sizeof(what), "target region for %s", peer);
+	rio_mr_delete(&tc->mr, what);
+	snprintf(what, sizeof(what), "keepalive word of %s", peer);
+	rio_mr_delete(&tc->word_mr, what);
 }
 
 static void rio_target_conn_free(struct rio_tconn *tc)
@@ -816,6 +806,7 @@ int rio_target_watch(struct rio_target *t, int timeout_ms)
 void rio_target_close(struct rio_target *t)
 {
 	struct rio_tconn *tc, *next;
+	char who[128];
 	int ret;
 
 	if (!t)
@@ -839,33 +830,11 @@ void rio_target_close(struct rio_target *t)
 				     t->where);
 		t->srq = NULL;
 	}
-	if (t->cq) {
-		ret = ibv_destroy_cq(t->cq);
-		if (ret)
-			rio_err_call(ret, "ibv_destroy_cq(target %s)",
-				     t->where);
-		t->cq = NULL;
-	}
-	if (t->cc) {
-		ret = ibv_destroy_comp_channel(t->cc);
-		if (ret)
-			rio_err_call(ret, "ibv_destroy_comp_channel(target)");
-		t->cc = NULL;
-	}
-	if (t->io_mr) {
-		ret = ibv_dereg_mr(t->io_mr);
-		if (ret)
-			rio_err_call(ret,
-				     "ibv_dereg_mr(target receive buffers)");
-		t->io_mr = NULL;
-	}
-	if (t->pd) {
-		ret = ibv_dealloc_pd(t->pd);
-		if (ret)
-			rio_err_call(ret, "ibv_dealloc_pd(target %s)",
-				     t->where);
-		t->pd = NULL;
-	}
+	snprintf(who, sizeof(who), "target %s", t->where);
+	rio_cq_delete(&t->cq, who);
+	rio_cq_channel_delete(&t->cc, "target");
+	rio_mr_delete(&t->io_mr, "target receive buffers");
+	rio_pd_delete(&t->pd, who);
 	for (tc = t->conns; tc; tc = next) {
 		next = tc->next;
 		rdma_destroy_id(tc->id);
