@@ -1,14 +1,17 @@
 # build/rdmaio: runs fio into result files, reports and compares them.
 # Three wings over a base (ARCHITECTURE.md): run/ runs fio and watches the
 # hosts, result/ makes and checks the result, read/ reports, charts and
-# compares results; rdmaio.c is the command line.
+# compares results; the command line is on top: rdmaio.c (main, the option
+# tables), args.c, options.c and a cmd_*.c per subcommand.
 RDMAIO_BASE := jutil strv units text tmpdir
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fioentry hostmap summary derive rounds stats cpucost check loopcheck \
 	nfscheck schema host envstatus envdoc result outfile
 RDMAIO_READ := report reportbase cell chart gpstr csvout compare changes noise
-RDMAIO_TOOL_SRCS := rdmaio $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \
+RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \
+	cmd_compare cmd_env
+RDMAIO_TOOL_SRCS := $(RDMAIO_CLI) $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \
 	$(RDMAIO_RESULT:%=result/%) $(RDMAIO_READ:%=read/%)
 RDMAIO_TOOL_OBJS := $(RDMAIO_TOOL_SRCS:%=$(B)/tools/%.o)
 RDMAIO_SCHEMA := $(CURDIR)/results-schema/result.schema.json

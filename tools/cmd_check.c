@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* rdmaio check: the checks of a fio JSON or a result, printed. */
+#include <stdio.h>
+
+#include "args.h"
+#include "cmd.h"
+#include "base/jutil.h"
+#include "base/text.h"
+#include "rc_log.h"
+#include "result/check.h"
+#include "result/fioentry.h"
+#include "result/hostmap.h"
+#include "result/result.h"
+
+/* Some check is flagged: not a failure to run, not a pass either. */
+#define EXIT_FLAGGED 3
+
+static void print_causes(FILE *f, json_object *check, const char *prefix)
+{
+	json_object *lc = rio_json_get(check, "likely_causes");
+	size_t i;
+
+	for (i = 0; i < rio_json_len(lc); i++)
+		fprintf(f, "%s%s\n", prefix,
+			json_object_get_string(
+				json_object_array_get_idx(lc, i)));
+}
+
+/* A result's job files say whose [global] "global options" are. */
+static json_object *result_output(json_object *doc)
+{
+	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
+
+	return o ? rio_fio_attributable(
+			   o, rio_json_len(rio_json_get(doc, "job_files")))
+		 : json_object_get(doc);
+}
+
+static int is_fio_output(json_object *output)
+{
+	return rio_json_str(output, "fio version") &&
+	       rio_fio_entry_count(output);
+}
+
+/* A fio JSON, or a result and the fio output in it (a new reference; NULL
+ * for a result of rounds, whose every round has its own). */
+static int check_input(const char *path, json_object **doc,
+		       json_object **output)
+{
+	if (rio_json_load(path, "input", doc))
+		return 1;
+	if (rio_text_clean_json(*doc, 0) < 0) {
+		json_object_put(*doc);
+		return 1;
+	}
+	*output = rio_json_len(rio_json_get(*doc, "rounds"))
+			  ? NULL
+			  : result_output(*doc);
+	if (!*output || is_fio_output(*output))
+		return 0;
+	rc_err("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
+	       path);
+	json_object_put(*output);
+	json_object_put(*doc);
+	return 1;
+}
+
+static void print_checks(json_object *checks, json_object *warnings)
+{
+	json_object *c;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(checks); i++) {
+		c = json_object_array_get_idx(checks, i);
+		printf("%s %s: %s\n", rio_json_str(c, "status"),
+		       rio_json_str(c, "name"), rio_json_str(c, "message"));
+		print_causes(stdout, c, "  likely cause: ");
+	}
+	for (i = 0; i < rio_json_len(warnings); i++)
+		printf("warning: %s\n",
+		       rio_json_str(json_object_array_get_idx(warnings, i),
+				    "message"));
+}
+
+/* Checks one run of fio (doc: a fio JSON, a result, a round of one) and
+ * prints them; returns how many are flagged. */
+static int check_run(json_object *doc, json_object *output,
+		     const struct rio_hostmap *map, json_object *links)
+{
+	json_object *checks, *warnings = json_object_new_array();
+	int flagged = 0;
+
+	checks = rio_check_run(output,
+			       rio_json_get(rio_json_get(doc, "fio"), "runs"),
+			       map, links, warnings, &flagged);
+	rio_check_nfs_transport(output, map,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "nfs_mounts_during_run"),
+				checks, &flagged);
+	if (rio_json_get(doc, "fio"))
+		rio_result_check_loopback(doc, map, checks, &flagged);
+	print_checks(checks, warnings);
+	json_object_put(checks);
+	json_object_put(warnings);
+	return flagged;
+}
+
+/* Each round of a result of rounds, as the run of fio it was; -1 when one
+ * holds no fio output. */
+static int check_rounds(const char *path, json_object *doc,
+			const struct rio_hostmap *map, json_object *links)
+{
+	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0;
+	json_object *view, *output;
+
+	for (k = 0; k < n && flagged >= 0; k++) {
+		view = rio_result_round_view(doc, k);
+		output = result_output(view);
+		if (is_fio_output(output)) {
+			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
+			flagged += check_run(view, output, map, links);
+		} else {
+			rc_err("check: %s: round %d holds no fio output with jobs (not an rdmaio result of rounds)",
+			       path, k + 1);
+			flagged = -1;
+		}
+		json_object_put(output);
+		json_object_put(view);
+	}
+	return flagged;
+}
+
+int rio_cmd_check(struct rio_args *a)
+{
+	json_object *doc, *output, *links;
+	struct rio_hostmap *map = NULL;
+	int flagged = 0, ret = 1;
+
+	if (a->npos != 1) {
+		rc_err("check: give one fio JSON or rdmaio result (rdmaio check FILE.json)");
+		return 2;
+	}
+	if (check_input(a->pos[0], &doc, &output))
+		return 1;
+	links = rio_check_links(&a->link,
+				rio_json_get(rio_json_get(doc, "environment"),
+					     "status"));
+	if (!links)
+		ret = 2;
+	else
+		map = rio_result_hostmap(doc);
+	if (map) {
+		flagged = output ? check_run(doc, output, map, links)
+				 : check_rounds(a->pos[0], doc, map, links);
+		ret = flagged < 0 ? 1 : flagged ? EXIT_FLAGGED : 0;
+	}
+	rio_hostmap_delete(&map);
+	json_object_put(links);
+	json_object_put(output);
+	json_object_put(doc);
+	return ret;
+}
