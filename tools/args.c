@@ -81,7 +81,7 @@ static int add_client(struct rio_args *a, const char *host)
 	return 0;
 }
 
-int rio_args_add_positional(struct rio_args *a, char *arg)
+static int add_positional(struct rio_args *a, char *arg)
 {
 	struct rio_client_arg *c =
 		a->nclients ? &a->clients[a->nclients - 1] : NULL;
@@ -133,6 +133,8 @@ int rio_args_set_option(struct rio_args *a, int c, char *arg)
 	double v;
 
 	switch (c) {
+	case RIO_OPT_FILE:
+		return add_positional(a, arg);
 	case 'o':
 		a->output = arg;
 		break;

@@ -69,12 +69,13 @@ struct rio_args {
 /* The defaults, before any option: what main starts from. */
 void rio_args_init(struct rio_args *a, int argc, char **argv);
 
-/* Option C (a letter or OPT_ value) with its argument ARG; only the options
- * of the subcommand's tables get this far. 0, or an error after saying it. */
+/*
+ * Option C (a letter or OPT_ value) with its argument ARG; only the options
+ * of the subcommand's tables get this far. C == RIO_OPT_FILE: a job file,
+ * the last --client's when one came before it, as in fio. 0, or an error
+ * after saying it (rio_opt_take_fn).
+ */
 int rio_args_set_option(struct rio_args *a, int c, char *arg);
-
-/* A job file: the last --client's when one came before it, as in fio. */
-int rio_args_add_positional(struct rio_args *a, char *arg);
 
 void rio_args_free(struct rio_args *a);
 

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
 #include "options.h"
 #include "rc_log.h"
 
@@ -314,7 +313,8 @@ static void getopt_tables(const struct opt_ref *r, struct option *lo, char *so)
 }
 
 bool rio_opt_parse(const struct rio_subcmd *subs, const struct rio_subcmd *sub,
-		   int argc, char **argv, struct rio_args *a, int *status)
+		   int argc, char **argv, rio_opt_take_fn take,
+		   struct rio_args *a, int *status)
 {
 	struct opt_ref r[OPTS_MAX + 1];
 	struct option lo[OPTS_MAX + 1];
@@ -339,11 +339,12 @@ bool rio_opt_parse(const struct rio_subcmd *subs, const struct rio_subcmd *sub,
 			*status = 2;
 			return false;
 		}
-		ret = c == 1 ? rio_args_add_positional(a, optarg)
-			     : rio_args_set_option(a, c, optarg);
+		/* getopt_long gives a file among the options as 1 ("-" first
+		 * in so), RIO_OPT_FILE. */
+		ret = take(a, c, optarg);
 	}
 	while (!ret && optind < argc)
-		ret = rio_args_add_positional(a, argv[optind++]);
+		ret = take(a, RIO_OPT_FILE, argv[optind++]);
 	if (ret == -ENOMEM)
 		rc_err("%s: out of memory reading the command line", sub->name);
 	else if (ret)

@@ -3,7 +3,8 @@
  * rdmaio's option machinery: each subcommand has a table of the options it
  * takes; getopt_long's tables are made from it, and an option it does not
  * take is refused, naming the subcommands that do. It knows the options by
- * their tables only: what one sets is rio_args_set_option()'s (args.h).
+ * their tables only: what one sets is the caller's take function
+ * (rio_args_set_option(), args.h).
  */
 #ifndef RDMAIO_TOOLS_OPTIONS_H
 #define RDMAIO_TOOLS_OPTIONS_H
@@ -50,9 +51,20 @@ void rio_opt_usage(const struct rio_subcmd *subs, FILE *f);
 const struct rio_subcmd *rio_opt_subcmd(const struct rio_subcmd *subs,
 					const char *name);
 
-/* SUB's command line (ARGV[0] is SUB's name) into A. False when rdmaio is
- * to exit with *status instead: --help, a usage error. */
+/* What take gets for an argument that is no option: a file. */
+#define RIO_OPT_FILE 1
+
+/*
+ * What the command line sets, kept by the caller in A: option C (its letter
+ * or OPT_ value) with its argument ARG, or a file when C is RIO_OPT_FILE.
+ * 0, or an error after saying it.
+ */
+typedef int (*rio_opt_take_fn)(struct rio_args *a, int c, char *arg);
+
+/* SUB's command line (ARGV[0] is SUB's name) into A through take. False
+ * when rdmaio is to exit with *status instead: --help, a usage error. */
 bool rio_opt_parse(const struct rio_subcmd *subs, const struct rio_subcmd *sub,
-		   int argc, char **argv, struct rio_args *a, int *status);
+		   int argc, char **argv, rio_opt_take_fn take,
+		   struct rio_args *a, int *status);
 
 #endif

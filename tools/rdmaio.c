@@ -177,7 +177,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rio_args_init(&a, argc, argv);
-	if (rio_opt_parse(subcmds, sub, argc - 1, argv + 1, &a, &ret))
+	if (rio_opt_parse(subcmds, sub, argc - 1, argv + 1, rio_args_set_option,
+			  &a, &ret))
 		ret = sub->fn(&a);
 	rio_args_free(&a);
 	return ret;
