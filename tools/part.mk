@@ -6,7 +6,7 @@
 RDMAIO_BASE := jutil strv units text tmpdir
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
 	cpuwatch taskwatch mountwatch runwatch baseline
-RDMAIO_RESULT := fioentry hostmap summary derive rounds stats cpucost check loopcheck \
+RDMAIO_RESULT := fioentry jobsection hostmap summary derive rounds stats cpucost check loopcheck \
 	nfscheck schema host envstatus envdoc result outfile
 RDMAIO_READ := report reportbase cell chart gpstr csvout compare changes noise
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \

@@ -31,7 +31,6 @@ KNOWN = {
     ("result/result.c", "run/fiohosts.h"),
     ("result/result.c", "run/fiorun.h"),
     ("result/result.c", "run/remote.h"),
-    ("result/summary.c", "run/jobfile.h"),
 }
 
 

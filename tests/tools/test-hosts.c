@@ -21,6 +21,7 @@
 #include "run/fiohosts.h"
 #include "result/hostmap.h"
 #include "run/jobfile.h"
+#include "result/jobsection.h"
 #include "base/jutil.h"
 
 static char dir[] = "/tmp/rdmaio-test-hosts.XXXXXX";
@@ -64,7 +65,7 @@ static json_object *parse(const char *text)
 
 static void sections__listen_marks_targets_and_global_carries_it(void **state)
 {
-	struct rio_jobfile_section *s;
+	struct rio_jobsection *s;
 	int n;
 
 	(void)state;
@@ -85,7 +86,7 @@ static void sections__listen_marks_targets_and_global_carries_it(void **state)
 	assert_false(s[3].listen);
 	assert_string_equal(s[4].name, "t3");
 	assert_true(s[4].listen);
-	rio_jobfile_sections_free(s, n);
+	rio_jobsection_free(s, n);
 	assert_true(rio_jobfile_sections("/nonexistent/x.fio", &s) < 0);
 }
 

@@ -7,7 +7,7 @@
 
 #include "result/fioentry.h"
 #include "result/hostmap.h"
-#include "run/jobfile.h"
+#include "result/jobsection.h"
 #include "base/jutil.h"
 #include "result/summary.h"
 
@@ -195,11 +195,11 @@ static json_object *fio_cpu(json_object *entry)
 /* Section names that set `listen`, over every recorded job file. */
 static int role_of(json_object *job_files, const char *name)
 {
-	struct rio_jobfile_section *s;
+	struct rio_jobsection *s;
 	int i, f, n, found = 0, target = 0;
 
 	for (f = 0; f < (int)rio_json_len(job_files); f++) {
-		n = rio_jobfile_sections_text(
+		n = rio_jobsection_parse(
 			rio_json_str(json_object_array_get_idx(job_files, f),
 				     "text")
 				?: "",
@@ -210,7 +210,7 @@ static int role_of(json_object *job_files, const char *name)
 				target |= s[i].listen;
 			}
 		if (n > 0)
-			rio_jobfile_sections_free(s, n);
+			rio_jobsection_free(s, n);
 	}
 	return target ? 1 : found ? 0 : -ENOENT;
 }

@@ -8,6 +8,7 @@
 #include "run/fiohosts.h"
 #include "result/hostmap.h"
 #include "run/jobfile.h"
+#include "result/jobsection.h"
 #include "rc_log.h"
 #include "run/remote.h"
 #include "base/strv.h"
@@ -97,7 +98,7 @@ static int role_clash(const struct rio_fio_host *other, const char *name,
 
 static int split_one(char *job, struct rio_fio_host *side[2])
 {
-	struct rio_jobfile_section *sec;
+	struct rio_jobsection *sec;
 	int n, i, used[2] = { 0, 0 }, ret = 0;
 	struct rio_fio_host *h;
 	char *name;
@@ -118,7 +119,7 @@ static int split_one(char *job, struct rio_fio_host *side[2])
 		if (!ret)
 			ret = name ? push_section(h, name) : -ENOMEM;
 	}
-	rio_jobfile_sections_free(sec, n);
+	rio_jobsection_free(sec, n);
 	return ret;
 }
 
