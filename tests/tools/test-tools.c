@@ -26,7 +26,6 @@
 #include "result/hostmap.h"
 #include "base/jutil.h"
 #include "run/mountwatch.h"
-#include "run/remote.h"
 #include "result/schema.h"
 #include "base/strv.h"
 #include "result/summary.h"
@@ -626,7 +625,7 @@ static void remote__host_name_is_fios(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		h = rio_remote_host_name(cases[i][0]);
+		h = rio_hostmap_fio_name(cases[i][0]);
 		assert_string_equal(h, cases[i][1]);
 		free(h);
 	}

@@ -11,7 +11,6 @@
 #include "result/host.h"
 #include "base/jutil.h"
 #include "rc_log.h"
-#include "run/remote.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 
@@ -236,7 +235,7 @@ static int run_lists(json_object *run, const char *server, const char *job)
 		}
 		if (mine && (found || !filtered))
 			return 1;
-		name = a ? rio_remote_host_name(a + 9) : NULL;
+		name = a ? rio_hostmap_fio_name(a + 9) : NULL;
 		mine = name && !strcmp(name, server);
 		filtered = found = 0;
 		free(name);

@@ -11,7 +11,6 @@
 #include "run/fiorun.h"
 #include "result/hostmap.h"
 #include "base/jutil.h"
-#include "run/remote.h"
 #include "result/summary.h"
 #include "run/taskwatch.h"
 
@@ -323,7 +322,7 @@ static char *series_host(struct rio_cpuwatch *cw, int i,
 
 	if (!client)
 		return strdup(rio_hostmap_local(map));
-	fio_name = rio_remote_host_name(client);
+	fio_name = rio_hostmap_fio_name(client);
 	name = fio_name ? strdup(rio_hostmap_name(map, fio_name)) : NULL;
 	free(fio_name);
 	return name;

@@ -86,3 +86,19 @@ int rio_hostmap_is_local(const struct rio_hostmap *m, const char *host)
 {
 	return m && !strcmp(host, m->local);
 }
+
+char *rio_hostmap_fio_name(const char *client)
+{
+	static const char *const prefixes[] = { "ip:", "ip4:", "ip6:", NULL };
+	const char *h = client;
+	unsigned i;
+
+	if (!strncmp(h, "sock:", 5))
+		return strdup(h + 5);
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(h, prefixes[i], strlen(prefixes[i]))) {
+			h += strlen(prefixes[i]);
+			break;
+		}
+	return strndup(h, strcspn(h, ","));
+}

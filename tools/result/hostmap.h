@@ -31,4 +31,10 @@ const char *rio_hostmap_name(const struct rio_hostmap *map,
 /* 1 when host (a name the map returned) is this host. */
 int rio_hostmap_is_local(const struct rio_hostmap *map, const char *host);
 
+/*
+ * The host name fio gives a --client string (and so results[].host): without
+ * an "ip:", "ip4:", "ip6:" or "sock:" prefix and without ",PORT". Malloc'd.
+ */
+char *rio_hostmap_fio_name(const char *client);
+
 #endif

@@ -17,7 +17,6 @@
 #include "result/hostmap.h"
 #include "base/jutil.h"
 #include "rc_log.h"
-#include "run/remote.h"
 #include "result/result.h"
 #include "base/text.h"
 #include "result/rounds.h"
@@ -123,7 +122,7 @@ static struct rio_hostmap *hostmap_build(const struct rio_result_in *in,
 	int i, ret = 0;
 
 	for (i = 0; m && i < in->nhosts && !ret; i++) {
-		fio_name = rio_remote_host_name(in->hosts[i].client);
+		fio_name = rio_hostmap_fio_name(in->hosts[i].client);
 		env = rio_json_get(remote_of(in->remote_hosts,
 					     in->hosts[i].client),
 				   "env");
@@ -656,7 +655,7 @@ struct rio_hostmap *rio_result_hostmap(json_object *doc)
 
 	for (i = 0; m && i < rio_json_len(hs); i++) {
 		h = json_object_array_get_idx(hs, i);
-		fio_name = rio_remote_host_name(rio_json_str(h, "client"));
+		fio_name = rio_hostmap_fio_name(rio_json_str(h, "client"));
 		if (!fio_name ||
 		    rio_hostmap_add(m, fio_name, rio_json_str(h, "host")))
 			rio_hostmap_delete(&m);

@@ -10,7 +10,6 @@
 #include "run/jobfile.h"
 #include "result/jobsection.h"
 #include "rc_log.h"
-#include "run/remote.h"
 #include "base/strv.h"
 #include "base/text.h"
 
@@ -166,7 +165,7 @@ json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 	int i;
 
 	for (i = 0; i < nhosts; i++) {
-		fio_name = rio_remote_host_name(hosts[i].client);
+		fio_name = rio_hostmap_fio_name(hosts[i].client);
 		o = json_object_new_object();
 		json_object_object_add(o, "client",
 				       json_object_new_string(hosts[i].client));
@@ -198,7 +197,7 @@ json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
 
 int rio_fiohosts_check(const char *opt, const char *spec)
 {
-	char *host = rio_remote_host_name(spec), *shown, odd[200];
+	char *host = rio_hostmap_fio_name(spec), *shown, odd[200];
 	const char *why = NULL, *p;
 	int ret = 0;
 

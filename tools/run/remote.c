@@ -8,6 +8,7 @@
 #include "result/envdoc.h"
 #include "rc_file.h"
 #include "rc_log.h"
+#include "result/hostmap.h"
 #include "run/remote.h"
 #include "rc_spawn.h"
 #include "base/strv.h"
@@ -34,22 +35,6 @@ static char *stderr_tail(int fd)
 	    rc_file_read_stream(fd, &text, NULL, -1, STDERR_READ))
 		return NULL;
 	return text;
-}
-
-char *rio_remote_host_name(const char *client)
-{
-	static const char *const prefixes[] = { "ip:", "ip4:", "ip6:", NULL };
-	const char *h = client;
-	unsigned i;
-
-	if (!strncmp(h, "sock:", 5))
-		return strdup(h + 5);
-	for (i = 0; prefixes[i]; i++)
-		if (!strncmp(h, prefixes[i], strlen(prefixes[i]))) {
-			h += strlen(prefixes[i]);
-			break;
-		}
-	return strndup(h, strcspn(h, ","));
 }
 
 /* Prints the last lines of text, each after prefix. */
@@ -139,7 +124,7 @@ int rio_remote_gather(const char *cmd, const struct rio_fio_host *hosts,
 		if (hosts[i].local)
 			continue;
 		client = hosts[i].client;
-		host = rio_remote_host_name(client);
+		host = rio_hostmap_fio_name(client);
 		if (!host) {
 			ret = -ENOMEM;
 			break;

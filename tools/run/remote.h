@@ -7,12 +7,6 @@
 #include "run/fiorun.h"
 
 /*
- * The host name fio gives a --client string (and so results[].host): without
- * an "ip:", "ip4:", "ip6:" or "sock:" prefix and without ",PORT". Malloc'd.
- */
-char *rio_remote_host_name(const char *client);
-
-/*
  * Runs cmd once per host that is not this one (stdin /dev/null, at most
  * timeout_s seconds each; split as rio_strv_split with %h the host), expecting an `rdmaio env` document on its stdout,
  * and returns the result's "remote_hosts" array: {client, host, command,

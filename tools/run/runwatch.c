@@ -7,7 +7,7 @@
 #include "run/cpuwatch.h"
 #include "rc_log.h"
 #include "run/mountwatch.h"
-#include "run/remote.h"
+#include "result/hostmap.h"
 #include "result/result.h"
 #include "run/runwatch.h"
 #include "base/strv.h"
@@ -48,7 +48,7 @@ static int start_remote_cpu(struct rio_runwatch *w, const char *cmd,
 		if (hosts[i].local)
 			continue;
 		remotes++;
-		name = rio_remote_host_name(hosts[i].client);
+		name = rio_hostmap_fio_name(hosts[i].client);
 		ret = name ? rio_strv_split(cmd, 'h', name, &argv) : -ENOMEM;
 		free(name);
 		if (ret == -EINVAL)
