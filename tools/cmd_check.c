@@ -4,7 +4,7 @@
 
 #include "args.h"
 #include "cmd.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "base/text.h"
 #include "rc_log.h"
 #include "result/check.h"

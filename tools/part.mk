@@ -3,12 +3,12 @@
 # hosts, result/ makes and checks the result, read/ reports, charts and
 # compares results; the command line is on top: rdmaio.c (main, the option
 # tables), args.c, options.c and a cmd_*.c per subcommand.
-RDMAIO_BASE := jutil strv units text tmpdir
+RDMAIO_BASE := jsonread strv units text tmpdir
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
 	cpuwatch taskwatch mountwatch runwatch baseline
-RDMAIO_RESULT := fioentry jobsection hostmap summary derive rounds stats cpucost check loopcheck \
-	nfscheck schema host envstatus envdoc result outfile
-RDMAIO_READ := report reportbase cell chart gpstr csvout compare changes noise
+RDMAIO_RESULT := fioentry jobsection hostmap summary derive rounds stats cpucost check check_loopback \
+	check_nfs schema host envstatus envdoc result outfile
+RDMAIO_READ := report report_baselines cell chart gpstr csvout compare changes noise
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \
 	cmd_compare cmd_env
 RDMAIO_TOOL_SRCS := $(RDMAIO_CLI) $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \

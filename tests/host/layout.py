@@ -144,7 +144,7 @@ def selftest():
             os.mkdir(os.path.join(t, d))
         files = {"run/fiorun.h": "", "result/model.h": '#include "run/fiorun.h"\n',
                  "read/report.c": '#include "result/model.h"\n',
-                 "base/jutil.c": '#include "base/jutil.h"\n', "base/jutil.h": ""}
+                 "base/jsonread.c": '#include "base/jsonread.h"\n', "base/jsonread.h": ""}
         for rel, text in files.items():
             with open(os.path.join(t, rel), "w") as f:
                 f.write(text)

@@ -227,7 +227,7 @@ check_fails "a section name that is a target in one file and a client in another
 	"$rdmaio" run --server-host local --client-host local -o bad.json clash1.fio clash2.fio
 
 # ---- begin: payload-ceiling with wait_for, nfs-transport on a local folder
-# (tools/result/check.c, tools/result/nfscheck.c) ----
+# (tools/result/check.c, tools/result/check_nfs.c) ----
 # pair.fio's jobs are named -rdma/-tcp but use a local file: each was
 # measured on the local file system, and its nfs-transport check says so.
 check "a -rdma/-tcp job on a local file gets a flagged nfs-transport check" \

@@ -26,7 +26,7 @@
 #include "read/csvout.h"
 #include "result/derive.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "run/taskwatch.h"
 #include "base/units.h"
 

@@ -22,7 +22,7 @@
 #include "result/hostmap.h"
 #include "run/jobfile.h"
 #include "result/jobsection.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 static char dir[] = "/tmp/rdmaio-test-hosts.XXXXXX";
 

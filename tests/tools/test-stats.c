@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "read/noise.h"
 #include "result/rounds.h"
 #include "result/stats.h"

@@ -24,7 +24,7 @@
 #include "result/envstatus.h"
 #include "result/host.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "run/mountwatch.h"
 #include "result/schema.h"
 #include "base/strv.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "base/units.h"
 #include "read/cell.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "read/changes.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "read/noise.h"
 #include "read/cell.h"
 #include "result/rounds.h"

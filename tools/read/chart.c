@@ -12,7 +12,7 @@
 #include "result/fioentry.h"
 #include "read/gpstr.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_log.h"
 #include "read/cell.h"
 #include "result/result.h"

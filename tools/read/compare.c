@@ -3,7 +3,7 @@
 
 #include "read/changes.h"
 #include "read/compare.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 static const char *str_of(json_object *v, char *buf, size_t n)
 {

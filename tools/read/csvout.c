@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "read/csvout.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 static const char *const header[] = {
 	"record",

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "read/report.h"
 #include "read/cell.h"
-#include "read/reportbase.h"
+#include "read/report_baselines.h"
 #include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -38,7 +38,7 @@ static void verdicts(json_object *doc, FILE *out)
 		else
 			fprintf(out, "- %s\n", v);
 	}
-	rio_reportbase_verdicts(doc, out);
+	rio_report_baselines_verdicts(doc, out);
 	if (!rio_json_len(cs)) {
 		fprintf(out, "\n");
 		return;
@@ -740,7 +740,7 @@ void rio_report_write(json_object *doc, const struct rio_report_opts *o,
 	verdicts(doc, out);
 	setup(doc, out);
 	comparisons_table(doc, o, out);
-	rio_reportbase_table(doc, o->gbit, out);
+	rio_report_baselines_table(doc, o->gbit, out);
 	jobs_table(doc, o, out);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))

@@ -9,7 +9,7 @@
 #include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "result/host.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_log.h"
 
 #define GIB (1024.0 * 1024 * 1024)

@@ -10,7 +10,7 @@
 #include "result/fioentry.h"
 #include "run/fiorun.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/summary.h"
 #include "run/taskwatch.h"
 

@@ -7,7 +7,7 @@
 #include "result/derive.h"
 #include "result/fioentry.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/summary.h"
 #include "base/units.h"
 

@@ -7,7 +7,7 @@
 #include "result/envdoc.h"
 #include "result/envstatus.h"
 #include "result/host.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_log.h"
 #include "result/schema.h"
 

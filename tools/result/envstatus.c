@@ -4,7 +4,7 @@
 
 #include "result/envstatus.h"
 #include "result/host.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_status.h"
 
 static void warn_software(json_object *status, json_object *warnings)

@@ -3,7 +3,7 @@
 
 #include "result/fioentry.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 static json_object *entries(json_object *output)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "result/host.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_spawn.h"
 
 #ifndef RDMAIO_VERSION

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/outfile.h"
 #include "rc_file.h"
 #include "rc_log.h"

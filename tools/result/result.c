@@ -15,7 +15,7 @@
 #include "run/fiohosts.h"
 #include "result/host.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_log.h"
 #include "result/result.h"
 #include "base/text.h"

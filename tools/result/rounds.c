@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/rounds.h"
 #include "result/stats.h"
 

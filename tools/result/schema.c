@@ -8,7 +8,7 @@
 
 #include <json-c/json_pointer.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/schema.h"
 
 /* The schema file is the single source: the assembler copies it in. */

@@ -8,7 +8,7 @@
 #include "result/fioentry.h"
 #include "result/hostmap.h"
 #include "result/jobsection.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/summary.h"
 
 const char *rio_summary_transport(const char *jobname, size_t *workload_len)

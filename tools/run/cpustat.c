@@ -9,7 +9,7 @@
 
 #include "run/cpustat.h"
 #include "rc_file.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 double rio_cpustat_now(void)
 {

@@ -8,7 +8,7 @@
 
 #include "run/fiorun.h"
 #include "result/fioentry.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_file.h"
 #include "rc_log.h"
 #include "rc_spawn.h"

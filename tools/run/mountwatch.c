@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "rc_status.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "run/mountwatch.h"
 
 struct rio_mountwatch {

@@ -9,7 +9,7 @@
 #include "result/check.h"
 #include "result/fioentry.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 
 static const char *const loopback_causes[] = {
 	"the server side ran on the same host as the client (make demo HOSTS=1, or a SERVER= that is this host's own address)",

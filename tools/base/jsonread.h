@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef RDMAIO_TOOLS_JUTIL_H
-#define RDMAIO_TOOLS_JUTIL_H
+#ifndef RDMAIO_TOOLS_JSONREAD_H
+#define RDMAIO_TOOLS_JSONREAD_H
 
 #include <json-c/json.h>
 

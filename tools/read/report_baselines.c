@@ -3,9 +3,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "read/cell.h"
-#include "read/reportbase.h"
+#include "read/report_baselines.h"
 #include "base/units.h"
 
 #define HOSTS_MAX 8
@@ -70,7 +70,7 @@ static void verdict(json_object *doc, json_object *b, FILE *out)
 	fprintf(out, "\n");
 }
 
-void rio_reportbase_verdicts(json_object *doc, FILE *out)
+void rio_report_baselines_verdicts(json_object *doc, FILE *out)
 {
 	json_object *bs = rio_json_get(doc, "baselines");
 	size_t i;
@@ -196,7 +196,7 @@ static void head(const struct table *t, json_object *first, FILE *out)
 	fprintf(out, "\n");
 }
 
-void rio_reportbase_table(json_object *doc, int gbit, FILE *out)
+void rio_report_baselines_table(json_object *doc, int gbit, FILE *out)
 {
 	json_object *bs = rio_json_get(doc, "baselines"), *cs, *c;
 	json_object *first;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef RDMAIO_TOOLS_REPORTBASE_H
-#define RDMAIO_TOOLS_REPORTBASE_H
+#ifndef RDMAIO_TOOLS_REPORT_BASELINES_H
+#define RDMAIO_TOOLS_REPORT_BASELINES_H
 
 #include <stdio.h>
 
@@ -14,7 +14,7 @@
  * first baseline and each host's CPU per GiB (rates in Gb/s when gbit).
  * Nothing without baselines.
  */
-void rio_reportbase_verdicts(json_object *doc, FILE *out);
-void rio_reportbase_table(json_object *doc, int gbit, FILE *out);
+void rio_report_baselines_verdicts(json_object *doc, FILE *out);
+void rio_report_baselines_table(json_object *doc, int gbit, FILE *out);
 
 #endif

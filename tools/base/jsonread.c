@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "rc_file.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "rc_log.h"
 
 json_object *rio_json_get(json_object *obj, const char *key)

@@ -7,7 +7,7 @@
 #include "result/check.h"
 #include "result/fioentry.h"
 #include "result/hostmap.h"
-#include "base/jutil.h"
+#include "base/jsonread.h"
 #include "result/summary.h"
 
 static const char *const mismatch_causes[] = {
