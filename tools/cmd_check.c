@@ -8,7 +8,7 @@
 #include "base/text.h"
 #include "rc_log.h"
 #include "result/check.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/result.h"
 
@@ -26,20 +26,18 @@ static void print_causes(FILE *f, json_object *check, const char *prefix)
 				json_object_array_get_idx(lc, i)));
 }
 
-/* A result's job files say whose [global] "global options" are. */
+/* A result's fio output, or doc itself: fio's JSON (a new reference). */
 static json_object *result_output(json_object *doc)
 {
 	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
 
-	return o ? rio_fio_attributable(
-			   o, rio_json_len(rio_json_get(doc, "job_files")))
-		 : json_object_get(doc);
+	return json_object_get(o ? o : doc);
 }
 
 static int is_fio_output(json_object *output)
 {
 	return rio_json_str(output, "fio version") &&
-	       rio_fio_entry_count(output);
+	       rio_fio_output_count(output);
 }
 
 /* A fio JSON, or a result and the fio output in it (a new reference; NULL
@@ -83,23 +81,37 @@ static void print_checks(json_object *checks, json_object *warnings)
 }
 
 /* Checks one run of fio (doc: a fio JSON, a result, a round of one) and
- * prints them; returns how many are flagged. */
+ * prints them; returns how many are flagged, -1 when out of memory. A
+ * result's job files say whose [global] fio's "global options" are. */
 static int check_run(json_object *doc, json_object *output,
 		     const struct rio_hostmap *map, json_object *links)
 {
-	json_object *checks, *warnings = json_object_new_array();
+	json_object *checks, *warnings;
+	struct rio_fio_output *fio;
 	int flagged = 0;
 
-	checks = rio_check_run(output,
+	if (rio_fio_output_read(output,
+				rio_json_len(rio_json_get(doc, "job_files")),
+				map, &fio)) {
+		rc_err("check: out of memory reading fio's output");
+		return -1;
+	}
+	warnings = json_object_new_array();
+	checks = rio_check_run(fio,
 			       rio_json_get(rio_json_get(doc, "fio"), "runs"),
 			       map, links, warnings, &flagged);
-	rio_check_nfs_transport(output, map,
+	rio_check_nfs_transport(fio, map,
 				rio_json_get(rio_json_get(doc, "environment"),
 					     "nfs_mounts_during_run"),
 				checks, &flagged);
-	if (rio_json_get(doc, "fio"))
-		rio_result_check_loopback(doc, map, checks, &flagged);
-	print_checks(checks, warnings);
+	if (rio_json_get(doc, "fio") &&
+	    rio_result_check_loopback(doc, map, checks, &flagged)) {
+		rc_err("check: out of memory reading fio's output");
+		flagged = -1;
+	}
+	if (flagged >= 0)
+		print_checks(checks, warnings);
+	rio_fio_output_delete(&fio);
 	json_object_put(checks);
 	json_object_put(warnings);
 	return flagged;
@@ -110,7 +122,7 @@ static int check_run(json_object *doc, json_object *output,
 static int check_rounds(const char *path, json_object *doc,
 			const struct rio_hostmap *map, json_object *links)
 {
-	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0;
+	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0, r;
 	json_object *view, *output;
 
 	for (k = 0; k < n && flagged >= 0; k++) {
@@ -118,7 +130,8 @@ static int check_rounds(const char *path, json_object *doc,
 		output = result_output(view);
 		if (is_fio_output(output)) {
 			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
-			flagged += check_run(view, output, map, links);
+			r = check_run(view, output, map, links);
+			flagged = r < 0 ? -1 : flagged + r;
 		} else {
 			rc_err("check: %s: round %d holds no fio output with jobs (not an rdmaio result of rounds)",
 			       path, k + 1);

@@ -20,7 +20,7 @@
 #include "rc_log.h"
 #include "rc_spawn.h"
 #include "read/report.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "result/outfile.h"
 #include "result/result.h"
 #include "run/baseline.h"
@@ -236,7 +236,7 @@ static int run_fio(const struct rio_args *a, const struct rio_fio_host *hosts,
 
 	if (a->fio_json) {
 		ret = rio_json_load(a->fio_json, "fio JSON", &output);
-		if (!ret && !rio_fio_entry_count(output)) {
+		if (!ret && !rio_fio_output_count(output)) {
 			rc_err("fio JSON %s: no jobs[] or client_stats[] entries (not fio --output-format=json output)",
 			       a->fio_json);
 			ret = -EINVAL;

@@ -25,6 +25,7 @@
 #include "run/cpuwatch.h"
 #include "read/csvout.h"
 #include "result/derive.h"
+#include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "run/taskwatch.h"
@@ -271,15 +272,20 @@ static json_object *attribute(json_object *results, json_object *comps,
 			      struct rio_cpuwatch *cw,
 			      const struct rio_task *tasks, int n)
 {
-	const struct rio_cpucost_in in = { .results = results,
-					   .comparisons = comps,
-					   .output = out,
-					   .map = map,
-					   .cpu = cw,
-					   .tasks = tasks,
-					   .ntasks = n };
+	struct rio_cpucost_in in = { .results = results,
+				     .comparisons = comps,
+				     .map = map,
+				     .cpu = cw,
+				     .tasks = tasks,
+				     .ntasks = n };
+	struct rio_fio_output *fio;
+	json_object *cpu;
 
-	return rio_cpucost_attribute(&in);
+	assert_int_equal(rio_fio_output_read(out, 1, map, &fio), 0);
+	in.fio = fio;
+	cpu = rio_cpucost_attribute(&in);
+	rio_fio_output_delete(&fio);
+	return cpu;
 }
 
 static const char two_jobs[] =

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "result/check.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "run/fiorun.h"
 #include "run/fiohosts.h"
 #include "result/hostmap.h"
@@ -218,12 +218,15 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 		"\"srv\":{\"addresses\":[\"198.18.0.1\"],\"mounts\":[]}}");
 	struct rio_hostmap *m = rio_hostmap_new("cli");
 	json_object *checks = json_object_new_array(), *c;
+	struct rio_fio_output *fio;
 	int flagged = 0;
 
 	(void)state;
 	assert_int_equal(rio_hostmap_add(m, "/c.sock", NULL), 0);
 	assert_int_equal(rio_hostmap_add(m, "/s.sock", "srv"), 0);
-	rio_check_loopback(out, m, facts, checks, &flagged);
+	assert_int_equal(rio_fio_output_read(out, 1, m, &fio), 0);
+	rio_check_loopback(fio, facts, checks, &flagged);
+	rio_fio_output_delete(&fio);
 	/* The target has no peer; seq-tcp's two entries give one check. */
 	assert_int_equal(rio_json_len(checks), 6);
 	assert_int_equal(flagged, 3);
@@ -261,18 +264,22 @@ static void attributable__drops_globals_of_several_files(void **state)
 	json_object *out = parse("{\"fio version\":\"fio-3.33\","
 				 "\"global options\":{\"ioengine\":\"libaio\"},"
 				 "\"jobs\":[{\"jobname\":\"a\"}]}");
-	json_object *one = rio_fio_attributable(out, 1);
-	json_object *two = rio_fio_attributable(out, 2);
+	struct rio_hostmap *m = rio_hostmap_new("h");
+	struct rio_fio_output *one, *two;
 
 	(void)state;
-	assert_ptr_equal(one, out);
-	assert_non_null(rio_json_get(one, "global options"));
-	assert_null(rio_json_get(two, "global options"));
-	assert_int_equal(rio_fio_entry_count(two), 1);
-	/* The original keeps them. */
+	assert_int_equal(rio_fio_output_read(out, 1, m, &one), 0);
+	assert_int_equal(rio_fio_output_read(out, 2, m, &two), 0);
+	assert_string_equal(rio_fio_output_global(one, "ioengine"), "libaio");
+	assert_null(rio_fio_output_global(two, "ioengine"));
+	assert_null(rio_fio_job_setting(two, rio_fio_output_job(two, 0),
+					"ioengine"));
+	assert_int_equal(rio_fio_output_njobs(two), 1);
+	/* The output itself keeps them. */
 	assert_non_null(rio_json_get(out, "global options"));
-	json_object_put(two);
-	json_object_put(one);
+	rio_fio_output_delete(&two);
+	rio_fio_output_delete(&one);
+	rio_hostmap_delete(&m);
 	json_object_put(out);
 }
 

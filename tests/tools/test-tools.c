@@ -22,6 +22,7 @@
 #include "result/check.h"
 #include "result/envdoc.h"
 #include "result/envstatus.h"
+#include "result/fiooutput.h"
 #include "result/host.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
@@ -268,25 +269,94 @@ static void summary__pairing_by_suffix(void **state)
 	assert_null(rio_summary_transport("seq-read", &n));
 }
 
+/* fio's output read into the model, as the checks and derivations take it
+ * (one job file: its global options are every job's). */
+static struct rio_fio_output *model(json_object *out,
+				    const struct rio_hostmap *map)
+{
+	struct rio_fio_output *fio;
+
+	assert_int_equal(rio_fio_output_read(out, 1, map, &fio), 0);
+	return fio;
+}
+
 static void summary__percentiles_merge_bins(void **state)
 {
-	json_object *a = parse(
-		"{\"read\":{\"clat_ns\":{\"percentile\":{\"50.000000\":7},"
-		"\"bins\":{\"100\":50,\"200\":50}}}}");
-	json_object *b = parse(
-		"{\"read\":{\"clat_ns\":{\"bins\":{\"300\":98,\"900\":2}}}}");
-	json_object *both[2] = { a, b };
+	json_object *out = parse(
+		"{\"jobs\":[{\"read\":{\"clat_ns\":{\"percentile\":{\"50.000000\":7},"
+		"\"bins\":{\"200\":50,\"100\":50}}}},"
+		"{\"read\":{\"clat_ns\":{\"bins\":{\"900\":2,\"300\":98}}}}]}");
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	struct rio_fio_output *fio = model(out, map);
+	const struct rio_fio_job *both[2] = { rio_fio_output_job(fio, 0),
+					      rio_fio_output_job(fio, 1) };
 
 	(void)state;
 	/* One entry: fio's own figure, even if bins would say otherwise. */
-	assert_int_equal((int)rio_summary_clat_pct(both, 1, "read", 50), 7);
+	assert_int_equal((int)rio_summary_clat_pct(both, 1, RIO_FIO_READ, 50),
+			 7);
 	/* Two: 200 samples, the 100th is 200 ns, the 199th is 900 ns. */
-	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 50), 200);
-	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 99), 300);
-	assert_int_equal((int)rio_summary_clat_pct(both, 2, "read", 99.9), 900);
-	assert_true(isnan(rio_summary_clat_pct(both, 2, "write", 50)));
-	json_object_put(a);
-	json_object_put(b);
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, RIO_FIO_READ, 50),
+			 200);
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, RIO_FIO_READ, 99),
+			 300);
+	assert_int_equal((int)rio_summary_clat_pct(both, 2, RIO_FIO_READ, 99.9),
+			 900);
+	assert_true(isnan(rio_summary_clat_pct(both, 2, RIO_FIO_WRITE, 50)));
+	rio_fio_output_delete(&fio);
+	rio_hostmap_delete(&map);
+	json_object_put(out);
+}
+
+static void fio_output__keeps_fio_numbers_as_printed(void **state)
+{
+	/* 2^53 + 1 bytes: a double would round it. */
+	json_object *out = parse(
+		"{\"global options\":{\"directory\":\"/g\"},\"client_stats\":["
+		"{\"jobname\":\"a\",\"hostname\":\"sock:/x\",\"groupid\":2,"
+		"\"job options\":{\"wait_for\":\"b\"},\"usr_cpu\":1.250000,"
+		"\"read\":{\"io_bytes\":9007199254740993,\"iops\":0.100000,"
+		"\"clat_ns\":{\"mean\":12.500000,\"percentile\":{\"99.900000\":640}}}},"
+		"{\"jobname\":\"All clients\",\"read\":{\"io_bytes\":1}}]}");
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	struct rio_fio_output *fio = model(out, map), *two;
+	const struct rio_fio_job *j;
+	json_object *v;
+
+	(void)state;
+	assert_int_equal(rio_fio_output_count(out), 1);
+	assert_int_equal(rio_fio_output_njobs(fio), 1);
+	assert_null(rio_fio_output_job(fio, 1));
+	j = rio_fio_output_job(fio, 0);
+	assert_string_equal(j->jobname, "a");
+	assert_string_equal(j->hostname, "sock:/x");
+	assert_int_equal(j->groupid, 2);
+	assert_true(j->dir[RIO_FIO_READ].io_bytes.is_int);
+	v = rio_fio_num_json(&j->dir[RIO_FIO_READ].io_bytes);
+	assert_string_equal(json_object_to_json_string(v), "9007199254740993");
+	json_object_put(v);
+	v = rio_fio_num_json(&j->dir[RIO_FIO_READ].iops);
+	assert_string_equal(json_object_to_json_string(v), "0.100000");
+	json_object_put(v);
+	assert_null(rio_fio_num_json(&j->dir[RIO_FIO_WRITE].iops));
+	assert_false(j->sys_cpu.set);
+	assert_int_equal((int)rio_fio_dir_pct(&j->dir[RIO_FIO_READ], 99.9),
+			 640);
+	assert_true(isnan(rio_fio_dir_pct(&j->dir[RIO_FIO_READ], 99)));
+	assert_null(j->dir[RIO_FIO_READ].bins);
+	assert_string_equal(rio_fio_job_option(fio, j, "wait_for"), "b");
+	assert_null(rio_fio_job_option(fio, j, "directory"));
+	assert_string_equal(rio_fio_job_setting(fio, j, "directory"), "/g");
+	/* Several job files: fio's global options are the last one's only. */
+	assert_int_equal(rio_fio_output_read(out, 2, map, &two), 0);
+	assert_null(rio_fio_job_setting(two, rio_fio_output_job(two, 0),
+					"directory"));
+	rio_fio_output_delete(&two);
+	rio_fio_output_delete(&fio);
+	assert_null(fio);
+	rio_fio_output_delete(&fio);
+	rio_hostmap_delete(&map);
+	json_object_put(out);
 }
 
 static void mountwatch__keeps_mounts_gone_after_the_run(void **state)
@@ -343,8 +413,10 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	struct rio_hostmap *map = rio_hostmap_new("h");
 	int flagged = 0;
 
+	struct rio_fio_output *fio = model(out, map);
+
 	(void)state;
-	rio_check_nfs_transport(out, map, mounts, checks, &flagged);
+	rio_check_nfs_transport(fio, map, mounts, checks, &flagged);
 	assert_int_equal(rio_json_len(checks), 4);
 	assert_int_equal(flagged, 2);
 	c = json_object_array_get_idx(checks, 0);
@@ -360,9 +432,10 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	/* Without a record of the mounts (a bare fio JSON), no checks. */
 	checks = json_object_new_array();
 	flagged = 0;
-	rio_check_nfs_transport(out, map, NULL, checks, &flagged);
+	rio_check_nfs_transport(fio, map, NULL, checks, &flagged);
 	assert_int_equal(rio_json_len(checks), 0);
 	assert_int_equal(flagged, 0);
+	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	json_object_put(checks);
 	json_object_put(mounts);
@@ -390,8 +463,11 @@ nfs_transport__local_folder_is_flagged_verbs_jobs_are_not(void **state)
 	struct rio_hostmap *map = rio_hostmap_new("h");
 	int flagged = 0;
 
+	struct rio_fio_output *fio = model(out, map);
+
 	(void)state;
-	rio_check_nfs_transport(out, map, mounts, checks, &flagged);
+	rio_check_nfs_transport(fio, map, mounts, checks, &flagged);
+	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	assert_int_equal(rio_json_len(checks), 1);
 	assert_int_equal(flagged, 1);
@@ -451,8 +527,10 @@ static json_object *checks_64g(json_object *out, json_object *runs,
 	struct rio_link_opt opt = { .rate_gbps = 64 };
 	json_object *links = rio_check_links(&opt, NULL), *checks;
 	json_object *warnings = json_object_new_array();
+	struct rio_fio_output *fio = model(out, map);
 
-	checks = rio_check_run(out, runs, map, links, warnings, flagged);
+	checks = rio_check_run(fio, runs, map, links, warnings, flagged);
+	rio_fio_output_delete(&fio);
 	assert_int_equal(rio_json_len(warnings), 0);
 	json_object_put(warnings);
 	json_object_put(links);
@@ -767,6 +845,7 @@ int main(void)
 		cmocka_unit_test(host__qemu_cpu_is_emulated),
 		cmocka_unit_test(summary__pairing_by_suffix),
 		cmocka_unit_test(summary__percentiles_merge_bins),
+		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),
 		cmocka_unit_test(

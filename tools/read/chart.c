@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "read/chart.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "read/gpstr.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
@@ -408,42 +408,48 @@ static void cpu_panel(FILE *f, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* Adds output's bins of one side of a pair to *b (nb so far). */
+/* Adds the bins of one side of a pair from one fio output to *b (nb so
+ * far); -1 when out of memory. */
 static int output_bins(json_object *output, const struct rio_hostmap *map,
 		       json_object *pair, const char *side, struct bin **b,
 		       int nb)
 {
-	const char *dir = rio_json_str(
-		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction");
+	int d = rio_fio_dir_index(rio_json_str(
+		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction"));
 	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
-	int i, n = rio_fio_entry_count(output);
+	const char *host = rio_json_str(pair, "host");
+	struct rio_fio_output *fio;
+	const struct rio_fio_job *j;
 	struct bin *nbv;
-	const char *host;
-	json_object *e;
+	size_t k;
+	int i;
 
-	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, map, &host);
-		if (strcmp(host, rio_json_str(pair, "host")) ||
-		    strcmp(rio_json_str(e, "jobname") ?: "", job ?: ""))
+	if (d < 0 || !job || !host)
+		return nb;
+	if (rio_fio_output_read(output, 0, map, &fio))
+		return -1;
+	for (i = 0; i < rio_fio_output_njobs(fio); i++) {
+		j = rio_fio_output_job(fio, i);
+		if (strcmp(j->host, host) || strcmp(j->jobname ?: "", job))
 			continue;
-		json_object_object_foreach(
-			rio_json_get(rio_json_get(rio_json_get(e, dir),
-						  "clat_ns"),
-				     "bins"),
-			key, val)
-		{
-			nbv = realloc(*b, (nb + 1) * sizeof(**b));
-			if (!nbv)
-				break;
-			*b = nbv;
-			nbv[nb].ns = strtod(key, NULL);
-			nbv[nb++].count = json_object_get_double(val);
+		nbv = realloc(*b, (nb + j->dir[d].nbins + 1) * sizeof(**b));
+		if (!nbv) {
+			nb = -1;
+			break;
 		}
+		*b = nbv;
+		for (k = 0; k < j->dir[d].nbins; k++)
+			nbv[nb++] =
+				(struct bin){ .ns = j->dir[d].bins[k].ns,
+					      .count =
+						      j->dir[d].bins[k].count };
 	}
+	rio_fio_output_delete(&fio);
 	return nb;
 }
 
-/* The merged json+ completion latency bins of one side of a pair. */
+/* The merged json+ completion latency bins of one side of a pair; -1 when
+ * out of memory. */
 static int side_bins(json_object *doc, const struct rio_hostmap *map,
 		     json_object *pair, const char *side, struct bin **out)
 {
@@ -453,7 +459,7 @@ static int side_bins(json_object *doc, const struct rio_hostmap *map,
 
 	*out = NULL;
 	/* Every round's samples: the CDF of the whole run. */
-	for (r = 0; r < (nr ? nr : 1); r++)
+	for (r = 0; r < (nr ? nr : 1) && nb >= 0; r++)
 		nb = output_bins(
 			rio_json_get(rio_json_get(nr ? json_object_array_get_idx(
 							       rounds, r)
@@ -461,7 +467,7 @@ static int side_bins(json_object *doc, const struct rio_hostmap *map,
 						  "fio"),
 				     "output"),
 			map, pair, side, out, nb);
-	if (nb)
+	if (nb > 0)
 		qsort(*out, nb, sizeof(**out), cmp_bin);
 	return nb;
 }

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "result/check.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/host.h"
 #include "base/jsonread.h"
@@ -180,8 +180,8 @@ static double links_ceiling(json_object *links, const char *host,
 
 /* One fio job entry as the payload-ceiling check sees it. */
 struct job {
-	json_object *e;
 	const char *name;
+	const char *wait_for; /* fio's wait_for of the job; NULL: none */
 	const char *host; /* the host's name, as the hostmap gives it */
 	const char *server; /* fio's name of its fio --server; NULL: here */
 	int port;
@@ -283,8 +283,7 @@ static void link_waits(struct job *jobs, int n)
 
 	for (i = 0; i < n; i++) {
 		jobs[i].parent = -1;
-		w = rio_json_str(rio_json_get(jobs[i].e, "job options"),
-				 "wait_for");
+		w = jobs[i].wait_for;
 		for (j = i - 1; w && j >= 0; j--)
 			if (same_group(&jobs[i], &jobs[j]) &&
 			    same_server(&jobs[i], &jobs[j]) && jobs[j].name &&
@@ -440,21 +439,21 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 }
 
 /* One entry's figures, and a job-error check when fio reported an error. */
-static void read_job(struct job *j, json_object *output, int i,
-		     const struct rio_hostmap *hosts, json_object *arr,
-		     int *flagged)
+static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
+		     json_object *arr, int *flagged)
 {
+	const struct rio_fio_job *e = rio_fio_output_job(fio, i);
 	char msg[512];
-	int err;
+	int err = e->error;
 
-	j->e = rio_fio_entry(output, i, hosts, &j->host);
-	j->name = rio_json_str(j->e, "jobname");
-	j->server = rio_json_str(j->e, "hostname");
-	j->port = (int)rio_json_num(j->e, "port", 0);
-	j->gid = (int)rio_json_num(j->e, "groupid", 0);
-	j->w[0] = rio_json_num(rio_json_get(j->e, "read"), "bw_bytes", 0);
-	j->w[1] = rio_json_num(rio_json_get(j->e, "write"), "bw_bytes", 0);
-	err = (int)rio_json_num(j->e, "error", 0);
+	j->name = e->jobname;
+	j->wait_for = rio_fio_job_option(fio, e, "wait_for");
+	j->host = e->host;
+	j->server = e->hostname;
+	j->port = e->port;
+	j->gid = e->groupid;
+	j->w[0] = e->dir[RIO_FIO_READ].bw_bytes.d;
+	j->w[1] = e->dir[RIO_FIO_WRITE].bw_bytes.d;
 	if (!err)
 		return;
 	snprintf(
@@ -466,11 +465,11 @@ static void read_job(struct job *j, json_object *output, int i,
 	(*flagged)++;
 }
 
-json_object *rio_check_run(json_object *output, json_object *runs,
+json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
 			   const struct rio_hostmap *hosts, json_object *links,
 			   json_object *warnings, int *flagged)
 {
-	int i, j, k, d, n = rio_fio_entry_count(output);
+	int i, j, k, d, n = rio_fio_output_njobs(fio);
 	json_object *arr = json_object_new_array();
 	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
 	int *m = calloc(n ? n : 1, sizeof(*m));
@@ -479,7 +478,7 @@ json_object *rio_check_run(json_object *output, json_object *runs,
 	if (!jobs || !m)
 		goto out;
 	for (i = 0; i < n; i++)
-		read_job(&jobs[i], output, i, hosts, arr, flagged);
+		read_job(&jobs[i], fio, i, arr, flagged);
 	assign_runs(jobs, n, runs);
 	link_waits(jobs, n);
 	/* One check per group and direction, in the order of its first job. */

@@ -4,6 +4,8 @@
 
 #include <json-c/json.h>
 
+struct rio_fio_job;
+struct rio_fio_output;
 struct rio_hostmap;
 
 /* A link named on the command line (--link-gbps and friends). */
@@ -43,7 +45,7 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
  * --section names of each run's argv, and jobs of different runs are never
  * summed together.
  */
-json_object *rio_check_run(json_object *output, json_object *runs,
+json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
 			   const struct rio_hostmap *hosts, json_object *links,
 			   json_object *warnings, int *flagged);
 
@@ -64,17 +66,18 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
  * rio_mountwatch_seen() gives them), so the job measured a local file
  * system. mounts NULL (not recorded, as for a bare fio JSON): no checks.
  */
-void rio_check_nfs_transport(json_object *output,
+void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			     const struct rio_hostmap *hosts,
 			     json_object *mounts, json_object *checks,
 			     int *flagged);
 
 /*
- * Where a fio entry's files are: its own options before the global ones
+ * Where a fio job's files are: its own options before the global ones
  * (fio's JSON keeps them apart), an absolute filename before a directory.
  * NULL when neither is an absolute path; the caller frees it.
  */
-char *rio_check_job_path(json_object *output, json_object *entry);
+char *rio_check_job_path(const struct rio_fio_output *fio,
+			 const struct rio_fio_job *job);
 
 /* The mount holding path: the longest mountpoint that is a prefix of it. */
 json_object *rio_check_mount_of(json_object *mounts, const char *path);
@@ -87,7 +90,7 @@ json_object *rio_check_mount_of(json_object *mounts, const char *path);
  * {"addresses": [...], "mounts": [...]}; a host without addresses gets a
  * skipped check.
  */
-void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
-			json_object *facts, json_object *checks, int *flagged);
+void rio_check_loopback(const struct rio_fio_output *fio, json_object *facts,
+			json_object *checks, int *flagged);
 
 #endif

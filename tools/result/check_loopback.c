@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "result/check.h"
-#include "result/fioentry.h"
-#include "result/hostmap.h"
+#include "result/fiooutput.h"
 #include "base/jsonread.h"
 
 static const char *const loopback_causes[] = {
@@ -16,20 +15,6 @@ static const char *const loopback_causes[] = {
 	"run it between two hosts: make demo (two lab guests), or make demo LAB=0 SERVER=<another host>",
 	NULL,
 };
-
-/* An option of the entry's own, else of the job file's [global]. */
-static const char *option(json_object *output, json_object *e, const char *k)
-{
-	const char *v = rio_json_str(rio_json_get(e, "job options"), k);
-
-	return v ? v : rio_json_str(rio_json_get(output, "global options"), k);
-}
-
-static int has_option(json_object *output, json_object *e, const char *k)
-{
-	return rio_json_get(rio_json_get(e, "job options"), k) ||
-	       rio_json_get(rio_json_get(output, "global options"), k);
-}
 
 /* "SERVER:/path" or "[v6]:/path" -> SERVER. */
 static char *nfs_server(const char *source)
@@ -50,22 +35,23 @@ static char *nfs_server(const char *source)
  * RDMA (an rdma ioengine, or a proto=rdma mount), -1 when that is not known.
  * NULL for a target, or a job whose peer cannot be told.
  */
-static char *job_peer(json_object *output, json_object *e, json_object *mounts,
+static char *job_peer(const struct rio_fio_output *fio,
+		      const struct rio_fio_job *e, json_object *mounts,
 		      char *what, size_t wlen, int *rdma)
 {
-	const char *h = option(output, e, "hostname"), *fs, *engine;
+	const char *h = rio_fio_job_setting(fio, e, "hostname"), *fs, *engine;
 	char *path, *peer = NULL;
 	json_object *m;
 
-	if (has_option(output, e, "listen"))
+	if (rio_fio_job_setting(fio, e, "listen"))
 		return NULL;
 	if (h) {
-		engine = option(output, e, "ioengine");
+		engine = rio_fio_job_setting(fio, e, "ioengine");
 		*rdma = !engine ? -1 : strstr(engine, "rdma") != NULL;
 		snprintf(what, wlen, "its hostname=");
 		return strdup(h);
 	}
-	path = rio_check_job_path(output, e);
+	path = rio_check_job_path(fio, e);
 	m = path ? rio_check_mount_of(mounts, path) : NULL;
 	fs = rio_json_str(m, "fstype");
 	if (fs && !strncmp(fs, "nfs", 3) && rio_json_str(m, "source")) {
@@ -110,12 +96,12 @@ static int is_own(const char *peer, json_object *addrs)
 	return own;
 }
 
-static void check_one(json_object *checks, json_object *e, const char *host,
+static void check_one(json_object *checks, const struct rio_fio_job *e,
 		      const char *peer, const char *what, int rdma,
 		      json_object *addrs, int *flagged)
 {
-	const char *name = rio_json_str(e, "jobname");
-	int gid = (int)rio_json_num(e, "groupid", 0), own;
+	const char *name = e->jobname, *host = e->host;
+	int gid = e->groupid, own;
 	char msg[1024];
 
 	own = addrs ? is_own(peer, addrs) : -1;
@@ -148,28 +134,30 @@ static void check_one(json_object *checks, json_object *e, const char *host,
 	*flagged += own;
 }
 
-void rio_check_loopback(json_object *output, const struct rio_hostmap *hosts,
-			json_object *facts, json_object *checks, int *flagged)
+void rio_check_loopback(const struct rio_fio_output *fio, json_object *facts,
+			json_object *checks, int *flagged)
 {
-	json_object *e, *f, *done = json_object_new_object();
-	int i, n = rio_fio_entry_count(output);
+	json_object *f, *done = json_object_new_object();
+	int i, n = rio_fio_output_njobs(fio);
 	char what[512], key[512], *peer;
+	const struct rio_fio_job *e;
 	const char *host, *name;
 	int rdma = 0;
 
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &host);
-		name = rio_json_str(e, "jobname");
+		e = rio_fio_output_job(fio, i);
+		host = e->host;
+		name = e->jobname;
 		/* numjobs=N gives N entries of one job: one check. */
 		snprintf(key, sizeof(key), "%s\n%s", host, name ? name : "");
 		if (!name || json_object_object_get_ex(done, key, NULL))
 			continue;
 		json_object_object_add(done, key, NULL);
 		f = rio_json_get(facts, host);
-		peer = job_peer(output, e, rio_json_get(f, "mounts"), what,
+		peer = job_peer(fio, e, rio_json_get(f, "mounts"), what,
 				sizeof(what), &rdma);
 		if (peer)
-			check_one(checks, e, host, peer, what, rdma,
+			check_one(checks, e, peer, what, rdma,
 				  rio_json_get(f, "addresses"), flagged);
 		free(peer);
 	}

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "result/check.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
@@ -17,16 +17,16 @@ static const char *const mismatch_causes[] = {
 	NULL,
 };
 
-char *rio_check_job_path(json_object *output, json_object *entry)
+char *rio_check_job_path(const struct rio_fio_output *fio,
+			 const struct rio_fio_job *job)
 {
-	json_object *scopes[] = { rio_json_get(entry, "job options"),
-				  rio_json_get(output, "global options") };
 	const char *keys[] = { "filename", "directory" }, *v;
 	size_t sc, k;
 
 	for (sc = 0; sc < 2; sc++)
 		for (k = 0; k < 2; k++) {
-			v = rio_json_str(scopes[sc], keys[k]);
+			v = sc ? rio_fio_output_global(fio, keys[k])
+			       : rio_fio_job_option(fio, job, keys[k]);
 			/* Several files are ':'-separated; the first one
 			 * tells the mount. */
 			if (v && v[0] == '/')
@@ -82,27 +82,29 @@ static void not_on_nfs(json_object *checks, const char *host, int gid,
 	(*flagged)++;
 }
 
-void rio_check_nfs_transport(json_object *output,
+void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			     const struct rio_hostmap *hosts,
 			     json_object *mounts, json_object *checks,
 			     int *flagged)
 {
-	int i, n = rio_fio_entry_count(output), ok, gid;
+	int i, n = rio_fio_output_njobs(fio), ok, gid;
 	const char *host, *name, *tr, *proto;
-	json_object *e, *m;
+	const struct rio_fio_job *e;
 	char msg[1024], *path;
+	json_object *m;
 	size_t wlen;
 
 	/* Without a record of the mounts nothing can be told. */
 	for (i = 0; mounts && i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &host);
-		name = rio_json_str(e, "jobname");
+		e = rio_fio_output_job(fio, i);
+		host = e->host;
+		name = e->jobname;
 		tr = name ? rio_summary_transport(name, &wlen) : NULL;
 		/* Mounts were read on this host: remote jobs cannot be told. */
 		if (!tr || !rio_hostmap_is_local(hosts, host))
 			continue;
-		path = rio_check_job_path(output, e);
-		gid = (int)rio_json_num(e, "groupid", 0);
+		path = rio_check_job_path(fio, e);
+		gid = e->groupid;
 		m = path ? rio_check_mount_of(mounts, path) : NULL;
 		/* A device (NVMe over fabrics, say) is no file system. */
 		if (!m && path && strncmp(path, "/dev/", 5))

@@ -7,7 +7,7 @@
 
 #include "result/cpucost.h"
 #include "run/cpuwatch.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "run/fiorun.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
@@ -29,27 +29,19 @@ static double task_end(const struct rio_task *t)
  * The job's I/O time: per direction fio gives the longest of its jobs
  * (job_runtime sums the jobs of a group_reporting entry).
  */
-static void set_window(struct window *w, double end, json_object *entry)
+static void set_window(struct window *w, double end,
+		       const struct rio_fio_job *job)
 {
-	double runtime =
-		fmax(rio_json_num(rio_json_get(entry, "read"), "runtime", 0),
-		     rio_json_num(rio_json_get(entry, "write"), "runtime", 0)) /
-		1000;
+	double runtime = fmax(job->dir[RIO_FIO_READ].runtime_ms.d,
+			      job->dir[RIO_FIO_WRITE].runtime_ms.d) /
+			 1000;
 
 	if (!(runtime > 0))
-		runtime = rio_json_num(entry, "job_runtime", 0) / 1000;
+		runtime = job->job_runtime_ms.d / 1000;
 	if (runtime > 0 && end > 0) {
 		w->a = end - runtime;
 		w->b = end;
 	}
-}
-
-static json_object *entry_at(json_object *output, int i,
-			     const struct rio_hostmap *map)
-{
-	const char *host;
-
-	return rio_fio_entry(output, i, map, &host);
 }
 
 /* One fio run on this host: its entries (indexes into the output) and the
@@ -92,8 +84,7 @@ static int part_clusters(const struct part *p, double *end)
  * them; or a group of tasks that ran at the same time per entry. Returns
  * the way, or NULL.
  */
-static const char *match_part(json_object *output,
-			      const struct rio_hostmap *map,
+static const char *match_part(const struct rio_fio_output *fio,
 			      const struct part *p, struct window *w)
 {
 	double *end = calloc(p->nt ? p->nt : 1, sizeof(*end));
@@ -105,18 +96,18 @@ static const char *match_part(json_object *output,
 	} else if (p->nt == p->ne) {
 		for (i = 0; i < p->nt; i++)
 			set_window(&w[p->e[i]], task_end(p->t[i]),
-				   entry_at(output, p->e[i], map));
+				   rio_fio_output_job(fio, p->e[i]));
 		how = "one task per job";
 	} else if (p->nt > p->ne && p->nt % p->ne == 0) {
 		k = p->nt / p->ne;
 		for (i = 0; i < p->ne; i++)
 			set_window(&w[p->e[i]], chunk_end(p, i * k, k),
-				   entry_at(output, p->e[i], map));
+				   rio_fio_output_job(fio, p->e[i]));
 		how = "the same number of tasks per job, in the order fio made them";
 	} else if (part_clusters(p, end) == p->ne) {
 		for (i = 0; i < p->ne; i++)
 			set_window(&w[p->e[i]], end[i],
-				   entry_at(output, p->e[i], map));
+				   rio_fio_output_job(fio, p->e[i]));
 		how = "one group of tasks running together per job";
 	}
 	free(end);
@@ -183,15 +174,14 @@ static int nrunners(const struct rio_task *t, int nt)
  * k-th runner's; without them, or when the runs and runners disagree in
  * number, everything is one part. Returns the number of parts.
  */
-static int assign(json_object *output, const struct rio_hostmap *map,
-		  const int *local, int nlocal, const struct rio_task *t,
-		  int nt, const struct rio_fio_host *h, int *epart, int *tpart)
+static int assign(const struct rio_fio_output *fio, const int *local,
+		  int nlocal, const struct rio_task *t, int nt,
+		  const struct rio_fio_host *h, int *epart, int *tpart)
 {
 	int i, j, nruns = 0, runs[64], r;
 
 	for (i = 0; h && i < nlocal; i++) {
-		r = run_of(h, rio_json_str(entry_at(output, local[i], map),
-					   "jobname"));
+		r = run_of(h, rio_fio_output_job(fio, local[i])->jobname);
 		for (j = 0; j < nruns && runs[j] != r; j++)
 			;
 		if (r < 0 || (j == nruns && nruns == 64)) {
@@ -230,10 +220,9 @@ static void part_of(int k, const int *local, const int *epart, int nlocal,
 }
 
 /* Windows for this host's entries; says how, or why not, in how. */
-static int match(json_object *output, const struct rio_hostmap *map,
-		 const int *local, int nlocal, const struct rio_task *t, int nt,
-		 const struct rio_fio_host *h, struct window *w, char *how,
-		 size_t len)
+static int match(const struct rio_fio_output *fio, const int *local, int nlocal,
+		 const struct rio_task *t, int nt, const struct rio_fio_host *h,
+		 struct window *w, char *how, size_t len)
 {
 	int *epart = calloc(nlocal + 1, sizeof(int));
 	int *tpart = calloc(nt + 1, sizeof(int)), k, n, ok = 0;
@@ -249,11 +238,11 @@ static int match(json_object *output, const struct rio_hostmap *map,
 		snprintf(how, len, "no job ran on this host");
 		goto out;
 	}
-	n = assign(output, map, local, nlocal, t, nt, h, epart, tpart);
+	n = assign(fio, local, nlocal, t, nt, h, epart, tpart);
 	snprintf(how, len, "%s", n > 1 ? "per fio run:" : "");
 	for (k = 0; k < n; k++) {
 		part_of(k, local, epart, nlocal, t, tpart, nt, &p);
-		way = match_part(output, map, &p, w);
+		way = match_part(fio, &p, w);
 		ok += way != NULL;
 		snprintf(how + strlen(how), len - strlen(how), "%s%s",
 			 n > 1 ? (k ? "; " : " ") : "", way ? way : "");
@@ -358,22 +347,21 @@ json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
 }
 
 /* The union of the windows of one job's entries, and what they moved. */
-static int job_window(json_object *output, const struct rio_hostmap *map,
-		      const struct window *w, const char *host, const char *job,
-		      struct window *u, struct rio_moved *m)
+static int job_window(const struct rio_fio_output *fio, const struct window *w,
+		      const char *host, const char *job, struct window *u,
+		      struct rio_moved *m)
 {
-	int i, n = rio_fio_entry_count(output), found = 0;
-	const char *h, *name;
+	int i, n = rio_fio_output_njobs(fio), found = 0;
+	const struct rio_fio_job *e;
 	struct rio_moved one;
-	json_object *e;
 
 	u->a = INFINITY;
 	u->b = 0;
 	*m = (struct rio_moved){ 0 };
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, map, &h);
-		name = rio_json_str(e, "jobname");
-		if (strcmp(h, host) || !name || strcmp(name, job))
+		e = rio_fio_output_job(fio, i);
+		if (strcmp(e->host, host) || !e->jobname ||
+		    strcmp(e->jobname, job ?: ""))
 			continue;
 		if (!w[i].b)
 			return 0;
@@ -387,7 +375,7 @@ static int job_window(json_object *output, const struct rio_hostmap *map,
 	return found;
 }
 
-static json_object *side_costs(json_object *output,
+static json_object *side_costs(const struct rio_fio_output *fio,
 			       const struct rio_hostmap *map,
 			       struct rio_cpuwatch *cw, const struct window *w,
 			       json_object *c, const char *side)
@@ -395,7 +383,7 @@ static json_object *side_costs(json_object *output,
 	struct rio_moved m;
 	struct window u;
 
-	if (!job_window(output, map, w, rio_json_str(c, "host"),
+	if (!job_window(fio, w, rio_json_str(c, "host"),
 			rio_json_str(rio_json_get(c, side), "jobname"), &u, &m))
 		return NULL;
 	return costs(cw, map, &u, m);
@@ -417,7 +405,8 @@ static json_object *host_ratio(json_object *r, json_object *t)
 }
 
 /* Each comparison's CPU per GiB on every host, RDMA over TCP. */
-static void pair_costs(json_object *comparisons, json_object *output,
+static void pair_costs(json_object *comparisons,
+		       const struct rio_fio_output *fio,
 		       const struct rio_hostmap *map, struct rio_cpuwatch *cw,
 		       const struct window *w)
 {
@@ -426,8 +415,8 @@ static void pair_costs(json_object *comparisons, json_object *output,
 
 	for (i = 0; i < rio_json_len(comparisons); i++) {
 		c = json_object_array_get_idx(comparisons, i);
-		r = side_costs(output, map, cw, w, c, "rdma");
-		t = side_costs(output, map, cw, w, c, "tcp");
+		r = side_costs(fio, map, cw, w, c, "rdma");
+		t = side_costs(fio, map, cw, w, c, "tcp");
 		arr = json_object_new_array();
 		for (j = 0; j < rio_json_len(r); j++)
 			for (k = 0; k < rio_json_len(t); k++)
@@ -481,34 +470,32 @@ static json_object *cpu_doc(struct rio_cpuwatch *cw,
 
 json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 {
-	int i, n = rio_fio_entry_count(in->output), nlocal = 0, matched = 0;
+	int i, n = rio_fio_output_njobs(in->fio), nlocal = 0, matched = 0;
 	struct window *w = calloc(n + 1, sizeof(*w));
 	int *local = calloc(n + 1, sizeof(*local));
-	const char *host;
 	char how[1024];
 	json_object *r;
 
 	snprintf(how, sizeof(how), "out of memory");
-	for (i = 0; w && local && i < n; i++) {
-		rio_fio_entry(in->output, i, in->map, &host);
-		if (rio_hostmap_is_local(in->map, host))
+	for (i = 0; w && local && i < n; i++)
+		if (rio_hostmap_is_local(in->map,
+					 rio_fio_output_job(in->fio, i)->host))
 			local[nlocal++] = i;
-	}
 	if (w && local)
-		matched = match(in->output, in->map, local, nlocal, in->tasks,
-				in->ntasks, local_host(in->hosts, in->nhosts),
-				w, how, sizeof(how));
+		matched = match(in->fio, local, nlocal, in->tasks, in->ntasks,
+				local_host(in->hosts, in->nhosts), w, how,
+				sizeof(how));
 	for (i = 0; w && i < n; i++) {
 		r = json_object_array_get_idx(in->results, i);
 		json_object_object_add(
 			r, "host_cpu",
 			w[i].b ? costs(in->cpu, in->map, &w[i],
-				       rio_summary_moved(entry_at(in->output, i,
-								  in->map)))
+				       rio_summary_moved(
+					       rio_fio_output_job(in->fio, i)))
 			       : NULL);
 	}
 	if (w)
-		pair_costs(in->comparisons, in->output, in->map, in->cpu, w);
+		pair_costs(in->comparisons, in->fio, in->map, in->cpu, w);
 	free(w);
 	free(local);
 	return cpu_doc(in->cpu, in->map, how, matched);

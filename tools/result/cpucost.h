@@ -7,6 +7,7 @@
 #include "result/summary.h"
 
 struct rio_cpuwatch;
+struct rio_fio_output;
 struct rio_hostmap;
 struct rio_task;
 struct rio_fio_host;
@@ -27,14 +28,14 @@ struct rio_fio_host;
  * (their tasks are not seen from here); the CPU of every watched host is
  * still counted over the windows of this host's jobs.
  *
- * Adds results[i].host_cpu (entry i of output) and each comparison's
+ * Adds results[i].host_cpu (job i of fio) and each comparison's
  * host_cpu_per_gib, and returns the result's "cpu" object: method, match,
  * and each host's series. tasks may be NULL (a run imported from JSON).
  */
 struct rio_cpucost_in {
 	json_object *results; /* the result's, one per entry of output */
 	json_object *comparisons;
-	json_object *output; /* fio's, as the checks read it */
+	const struct rio_fio_output *fio;
 	const struct rio_hostmap *map;
 	struct rio_cpuwatch *cpu;
 	const struct rio_task *tasks; /* NULL: a run imported from JSON */

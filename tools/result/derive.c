@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "result/derive.h"
-#include "result/fioentry.h"
-#include "result/hostmap.h"
+#include "result/fiooutput.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
 #include "base/units.h"
@@ -14,23 +13,22 @@
 /* All fio entries of one job on one host (numjobs=N without
  * group_reporting gives N entries with the same name). */
 struct side {
-	json_object **e;
+	const struct rio_fio_job **e;
 	int n;
 };
 
-static void collect(json_object *output, const struct rio_hostmap *hosts,
-		    const char *host, const char *jobname, struct side *s)
+static void collect(const struct rio_fio_output *fio, const char *host,
+		    const char *jobname, struct side *s)
 {
-	int i, n = rio_fio_entry_count(output);
-	json_object *e, **ne;
-	const char *h;
+	int i, n = rio_fio_output_njobs(fio);
+	const struct rio_fio_job *e, **ne;
 
 	s->e = NULL;
 	s->n = 0;
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &h);
-		if (strcmp(h, host) || !rio_json_str(e, "jobname") ||
-		    strcmp(rio_json_str(e, "jobname"), jobname))
+		e = rio_fio_output_job(fio, i);
+		if (strcmp(e->host, host) || !e->jobname ||
+		    strcmp(e->jobname, jobname))
 			continue;
 		ne = realloc(s->e, (s->n + 1) * sizeof(*ne));
 		if (!ne)
@@ -40,13 +38,20 @@ static void collect(json_object *output, const struct rio_hostmap *hosts,
 	}
 }
 
-static double sum(const struct side *s, const char *dir, const char *key)
+enum figure { BW, IOPS, BYTES };
+
+static double sum(const struct side *s, int dir, enum figure f)
 {
+	const struct rio_fio_dir *d;
 	double v = 0;
 	int i;
 
-	for (i = 0; i < s->n; i++)
-		v += rio_json_num(rio_json_get(s->e[i], dir), key, 0);
+	for (i = 0; i < s->n; i++) {
+		d = &s->e[i]->dir[dir];
+		v += f == BW	 ? d->bw_bytes.d
+		     : f == IOPS ? d->iops.d
+				 : d->io_bytes.d;
+	}
 	return v;
 }
 
@@ -56,29 +61,27 @@ static double sum(const struct side *s, const char *dir, const char *key)
  * ways: in a mixed job the same CPU serves reads and writes. */
 static double cpu_per_gib(const struct side *s)
 {
-	double cpu = 0,
-	       bytes = sum(s, "read", "io_bytes") + sum(s, "write", "io_bytes");
+	double cpu = 0, bytes = sum(s, RIO_FIO_READ, BYTES) +
+				sum(s, RIO_FIO_WRITE, BYTES);
 	int i;
 
 	for (i = 0; i < s->n; i++) {
-		if (!rio_json_get(s->e[i], "usr_cpu"))
+		if (!s->e[i]->usr_cpu.set)
 			return NAN;
-		cpu += rio_summary_fio_cpu_s(s->e[i]);
+		cpu += rio_fio_job_cpu_s(s->e[i]);
 	}
 	return bytes > 0 ? cpu * GIB / bytes : NAN;
 }
 
 static json_object *side_json(const struct side *s, const char *jobname,
-			      const char *dir)
+			      int dir)
 {
 	json_object *o = json_object_new_object(), *lat, *mean = NULL;
 
 	/* Only a single entry's mean is fio's own; merging means would need
 	 * each entry's sample count. */
 	if (s->n == 1)
-		mean = json_object_get(rio_json_get(
-			rio_json_get(rio_json_get(s->e[0], dir), "clat_ns"),
-			"mean"));
+		mean = rio_fio_num_json(&s->e[0]->dir[dir].clat_mean);
 	lat = json_object_new_object();
 	json_object_object_add(lat, "mean", mean);
 	json_object_object_add(lat, "p50",
@@ -92,11 +95,10 @@ static json_object *side_json(const struct side *s, const char *jobname,
 				       s->e, s->n, dir, 99.9)));
 	json_object_object_add(o, "jobname", json_object_new_string(jobname));
 	json_object_object_add(o, "entries", json_object_new_int(s->n));
-	json_object_object_add(
-		o, "bw_bytes",
-		json_object_new_int64((int64_t)sum(s, dir, "bw_bytes")));
+	json_object_object_add(o, "bw_bytes",
+			       json_object_new_int64((int64_t)sum(s, dir, BW)));
 	json_object_object_add(o, "iops",
-			       json_object_new_double(sum(s, dir, "iops")));
+			       json_object_new_double(sum(s, dir, IOPS)));
 	json_object_object_add(o, "clat_ns", lat);
 	json_object_object_add(o, "fio_cpu_per_gib_s",
 			       rio_json_num_or_null(cpu_per_gib(s)));
@@ -119,22 +121,18 @@ static json_object *ratio(double a, double b)
  * iodepth_level "1" holds 99 % or more of the time: round trips), else
  * "iops".
  */
-static const char *pair_kind(const struct side *r, const char *rdir,
+static const char *pair_kind(const struct side *r, int rdir,
 			     const struct side *t)
 {
-	double depth1 = 100, bw = sum(r, rdir, "bw_bytes"),
-	       iops = sum(r, rdir, "iops");
+	double depth1 = 100, bw = sum(r, rdir, BW), iops = sum(r, rdir, IOPS);
 	int i;
 
 	if (!(iops > 0) || bw / iops >= 32768)
 		return "bandwidth";
-	for (i = 0; i < r->n + t->n; i++) {
-		json_object *e = i < r->n ? r->e[i] : t->e[i - r->n];
-
-		depth1 = fmin(depth1,
-			      rio_json_num(rio_json_get(e, "iodepth_level"),
-					   "1", 0));
-	}
+	for (i = 0; i < r->n + t->n; i++)
+		depth1 =
+			fmin(depth1,
+			     (i < r->n ? r->e[i] : t->e[i - r->n])->depth1_pct);
 	return depth1 >= 99 ? "latency" : "iops";
 }
 
@@ -240,27 +238,25 @@ void rio_derive_verdicts(json_object *comparisons, const char *caveat)
 
 static void add_comparison(json_object *arr, const char *host,
 			   const char *workload, const char *rname,
-			   const struct side *r, const char *rdir,
-			   const char *tname, const struct side *t,
-			   const char *tdir)
+			   const struct side *r, int rdir, const char *tname,
+			   const struct side *t, int tdir)
 {
 	json_object *c = json_object_new_object();
 	const char *kind = pair_kind(r, rdir, t);
 
 	json_object_object_add(c, "host", json_object_new_string(host));
 	json_object_object_add(c, "workload", json_object_new_string(workload));
-	json_object_object_add(c, "direction", json_object_new_string(rdir));
+	json_object_object_add(c, "direction",
+			       json_object_new_string(rio_fio_dir_name(rdir)));
 	json_object_object_add(c, "tcp_direction",
-			       json_object_new_string(tdir));
+			       json_object_new_string(rio_fio_dir_name(tdir)));
 	json_object_object_add(c, "kind", json_object_new_string(kind));
 	json_object_object_add(c, "rdma", side_json(r, rname, rdir));
 	json_object_object_add(c, "tcp", side_json(t, tname, tdir));
 	json_object_object_add(c, "bw_ratio",
-			       ratio(sum(r, rdir, "bw_bytes"),
-				     sum(t, tdir, "bw_bytes")));
+			       ratio(sum(r, rdir, BW), sum(t, tdir, BW)));
 	json_object_object_add(c, "iops_ratio",
-			       ratio(sum(r, rdir, "iops"),
-				     sum(t, tdir, "iops")));
+			       ratio(sum(r, rdir, IOPS), sum(t, tdir, IOPS)));
 	json_object_object_add(
 		c, "p50_ratio",
 		ratio(rio_summary_clat_pct(r->e, r->n, rdir, 50),
@@ -274,13 +270,13 @@ static void add_comparison(json_object *arr, const char *host,
 	json_object_array_add(arr, c);
 }
 
-/* The one direction a side moved data in, or NULL (none, or both). */
-static const char *only_direction(const struct side *s)
+/* The one direction a side moved data in, or -1 (none, or both). */
+static int only_direction(const struct side *s)
 {
-	int rd = sum(s, "read", "io_bytes") > 0;
-	int wr = sum(s, "write", "io_bytes") > 0;
+	int rd = sum(s, RIO_FIO_READ, BYTES) > 0;
+	int wr = sum(s, RIO_FIO_WRITE, BYTES) > 0;
 
-	return rd == wr ? NULL : rd ? "read" : "write";
+	return rd == wr ? -1 : rd ? RIO_FIO_READ : RIO_FIO_WRITE;
 }
 
 static void compare_pair(json_object *arr, const char *host,
@@ -288,16 +284,12 @@ static void compare_pair(json_object *arr, const char *host,
 			 const struct side *r, const char *tname,
 			 const struct side *t)
 {
-	static const char *const dirs[] = { "read", "write" };
-	const char *rd = only_direction(r), *td = only_direction(t);
-	int d, n = 0;
+	int rd = only_direction(r), td = only_direction(t), d, n = 0;
 
-	for (d = 0; d < 2; d++) {
-		if (sum(r, dirs[d], "io_bytes") <= 0 ||
-		    sum(t, dirs[d], "io_bytes") <= 0)
+	for (d = 0; d < RIO_FIO_NDIRS; d++) {
+		if (sum(r, d, BYTES) <= 0 || sum(t, d, BYTES) <= 0)
 			continue;
-		add_comparison(arr, host, workload, rname, r, dirs[d], tname, t,
-			       dirs[d]);
+		add_comparison(arr, host, workload, rname, r, d, tname, t, d);
 		n++;
 	}
 	/*
@@ -305,31 +297,30 @@ static void compare_pair(json_object *arr, const char *host,
 	 * the other (RDMA READ against fio's net engine in ping-pong mode):
 	 * when each side moved data one way only, those two are the pair.
 	 */
-	if (!n && rd && td)
+	if (!n && rd >= 0 && td >= 0)
 		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
 }
 
-static int seen_before(json_object *output, const struct rio_hostmap *hosts,
-		       int upto, const char *host, const char *name)
+static int seen_before(const struct rio_fio_output *fio, int upto,
+		       const char *host, const char *name)
 {
-	const char *h, *n;
-	json_object *e;
+	const struct rio_fio_job *e;
 	int i;
 
 	for (i = 0; i < upto; i++) {
-		e = rio_fio_entry(output, i, hosts, &h);
-		n = rio_json_str(e, "jobname");
-		if (n && !strcmp(h, host) && !strcmp(n, name))
+		e = rio_fio_output_job(fio, i);
+		if (e->jobname && !strcmp(e->host, host) &&
+		    !strcmp(e->jobname, name))
 			return 1;
 	}
 	return 0;
 }
 
-json_object *rio_derive_comparisons(json_object *output,
-				    const struct rio_hostmap *hosts)
+json_object *rio_derive_comparisons(const struct rio_fio_output *fio)
 {
-	json_object *arr = json_object_new_array(), *e;
-	int i, n = rio_fio_entry_count(output);
+	json_object *arr = json_object_new_array();
+	int i, n = rio_fio_output_njobs(fio);
+	const struct rio_fio_job *e;
 	const char *host, *name, *tr;
 	char *workload, *tname;
 	struct side r, t;
@@ -337,9 +328,10 @@ json_object *rio_derive_comparisons(json_object *output,
 
 	/* Walk the RDMA jobs in fio's order so the output order is stable. */
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &host);
-		name = rio_json_str(e, "jobname");
-		if (!name || seen_before(output, hosts, i, host, name))
+		e = rio_fio_output_job(fio, i);
+		name = e->jobname;
+		host = e->host;
+		if (!name || seen_before(fio, i, host, name))
 			continue;
 		tr = rio_summary_transport(name, &wlen);
 		if (!tr || strcmp(tr, "rdma"))
@@ -349,8 +341,8 @@ json_object *rio_derive_comparisons(json_object *output,
 			free(workload);
 			continue;
 		}
-		collect(output, hosts, host, name, &r);
-		collect(output, hosts, host, tname, &t);
+		collect(fio, host, name, &r);
+		collect(fio, host, tname, &t);
 		if (r.n && t.n)
 			compare_pair(arr, host, workload, name, &r, tname, &t);
 		free(r.e);

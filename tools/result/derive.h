@@ -4,7 +4,7 @@
 
 #include <json-c/json.h>
 
-struct rio_hostmap;
+struct rio_fio_output;
 
 /*
  * The result's "comparisons": for each host and workload that has both a
@@ -12,8 +12,7 @@ struct rio_hostmap;
  * moved data in, bandwidth and IOPS (summed over the job's entries) side by
  * side with their RDMA/TCP ratio and completion latency percentiles.
  */
-json_object *rio_derive_comparisons(json_object *output,
-				    const struct rio_hostmap *hosts);
+json_object *rio_derive_comparisons(const struct rio_fio_output *fio);
 
 /*
  * Each comparison's "verdict": one line of its ratios in words (with the

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "result/cpucost.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "result/derive.h"
 #include "result/envstatus.h"
 #include "rc_file.h"
@@ -300,6 +300,8 @@ static json_object *baselines_json(const struct rio_result_in *r,
 /* What one run of fio (r: in itself, or a round of it) was measured in. */
 struct measure {
 	const struct rio_result_in *in, *r;
+	struct rio_fio_output **fios; /* each round's fio output read */
+	const struct rio_fio_output *fio; /* r's */
 	const struct rio_hostmap *map;
 	json_object *links, *host, *warnings;
 	const char *caveat, *pre;
@@ -307,25 +309,19 @@ struct measure {
 
 /*
  * Adds results, comparisons with their verdicts and cpu to dst (the result,
- * or a round of it). Returns the fio output they came from (a new
- * reference), for the checks.
+ * or a round of it).
  */
-static json_object *measure(json_object *dst, const struct measure *m)
+static void measure(json_object *dst, const struct measure *m)
 {
-	json_object *output;
-
-	output = rio_fio_attributable(m->r->fio_output,
-				      rio_json_len(m->in->job_files));
 	json_object_object_add(dst, "results",
-			       rio_summary_results(output, m->map,
-						   m->in->job_files));
+			       rio_summary_results(m->fio, m->in->job_files));
 	json_object_object_add(dst, "comparisons",
-			       rio_derive_comparisons(output, m->map));
+			       rio_derive_comparisons(m->fio));
 	if (m->r->cpu) {
 		const struct rio_cpucost_in c = {
 			.results = rio_json_get(dst, "results"),
 			.comparisons = rio_json_get(dst, "comparisons"),
-			.output = output,
+			.fio = m->fio,
 			.map = m->map,
 			.cpu = m->r->cpu,
 			.tasks = m->r->tasks,
@@ -342,23 +338,22 @@ static json_object *measure(json_object *dst, const struct measure *m)
 				       baselines_json(m->r, m->map, m->warnings,
 						      m->pre));
 	rio_derive_verdicts(rio_json_get(dst, "comparisons"), m->caveat);
-	return output;
 }
 
-/* The checks of one run of fio, on the fio output measure() returned. */
-static json_object *run_checks(const struct measure *m, json_object *output,
-			       json_object *warnings, int *flagged)
+/* The checks of one run of fio. */
+static json_object *run_checks(const struct measure *m, json_object *warnings,
+			       int *flagged)
 {
 	json_object *checks, *facts;
 	int n = 0;
 
-	checks = rio_check_run(output, m->r->fio_runs, m->map, m->links,
+	checks = rio_check_run(m->fio, m->r->fio_runs, m->map, m->links,
 			       warnings, flagged);
-	rio_check_nfs_transport(output, m->map, m->r->mounts_during_run, checks,
+	rio_check_nfs_transport(m->fio, m->map, m->r->mounts_during_run, checks,
 				flagged);
 	facts = host_facts(m->in->remote_hosts, m->host,
 			   m->r->mounts_during_run);
-	rio_check_loopback(output, m->map, facts, checks, &n);
+	rio_check_loopback(m->fio, facts, checks, &n);
 	*flagged += n;
 	json_object_put(facts);
 	return checks;
@@ -368,12 +363,10 @@ static json_object *run_checks(const struct measure *m, json_object *output,
 static void add_measurements(json_object *doc, const struct measure *m,
 			     int *flagged)
 {
-	json_object *output = measure(doc, m);
-
+	measure(doc, m);
 	json_object_object_add(doc, "links", json_object_get(m->links));
 	json_object_object_add(doc, "checks",
-			       run_checks(m, output, m->warnings, flagged));
-	json_object_put(output);
+			       run_checks(m, m->warnings, flagged));
 }
 
 /* Whether two checks are the same but for the rounds they came out in. */
@@ -438,12 +431,13 @@ static void add_unique(json_object *all, json_object *items)
 static json_object *round_json(const struct measure *m, int k,
 			       json_object *checks, int *flagged)
 {
-	json_object *round = json_object_new_object(), *f, *output, *ws, *cs;
+	json_object *round = json_object_new_object(), *f, *ws, *cs;
 	char pre[32];
 	struct measure rm = *m;
 
 	snprintf(pre, sizeof(pre), "round %d: ", k);
 	rm.r = &m->in->rounds[k - 1];
+	rm.fio = m->fios[k - 1];
 	rm.pre = pre;
 	json_object_object_add(round, "round", json_object_new_int(k));
 	f = json_object_new_object();
@@ -452,14 +446,13 @@ static json_object *round_json(const struct measure *m, int k,
 	json_object_object_add(round, "fio", f);
 	json_object_object_add(round, "nfs_mounts_during_run",
 			       json_object_get(rm.r->mounts_during_run));
-	output = measure(round, &rm);
+	measure(round, &rm);
 	ws = json_object_new_array();
-	cs = run_checks(&rm, output, ws, flagged);
+	cs = run_checks(&rm, ws, flagged);
 	merge_checks(checks, cs, k);
 	add_unique(m->warnings, ws);
 	json_object_put(cs);
 	json_object_put(ws);
-	json_object_put(output);
 	return round;
 }
 
@@ -510,10 +503,39 @@ static json_object *mounts_seen(const struct rio_result_in *in)
 	return all;
 }
 
+static void free_outputs(struct rio_fio_output **fios, int n)
+{
+	int k;
+
+	for (k = 0; fios && k < n; k++)
+		rio_fio_output_delete(&fios[k]);
+	free(fios);
+}
+
+/* The fio output of each round (one: the run's), read once. */
+static struct rio_fio_output **read_outputs(const struct rio_result_in *in,
+					    const struct rio_hostmap *map,
+					    int n)
+{
+	struct rio_fio_output **fios = calloc(n, sizeof(*fios));
+	int k;
+
+	for (k = 0; fios && k < n; k++)
+		if (rio_fio_output_read(
+			    n > 1 ? in->rounds[k].fio_output : in->fio_output,
+			    rio_json_len(in->job_files), map, &fios[k])) {
+			free_outputs(fios, k);
+			return NULL;
+		}
+	return fios;
+}
+
 int rio_result_build(const struct rio_result_in *in, json_object **out,
 		     int *flagged)
 {
 	json_object *doc, *host, *env, *warnings, *links;
+	int nout = in->nrounds > 1 ? in->nrounds : 1;
+	struct rio_fio_output **fios = NULL;
 	struct rio_hostmap *map;
 	char created[32];
 	time_t now = time(NULL);
@@ -526,7 +548,9 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	json_object_object_add(env, "nfs_mounts_during_run", mounts_seen(in));
 	links = rio_check_links(&in->link, rio_json_get(env, "status"));
 	map = hostmap_build(in, rio_json_str(host, "hostname"));
-	if (!links || !map) {
+	if (map)
+		fios = read_outputs(in, map, nout);
+	if (!links || !fios) {
 		json_object_put(links);
 		json_object_put(warnings);
 		json_object_put(host);
@@ -557,6 +581,8 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 				       json_object_get(in->remote_hosts));
 	m = (struct measure){ .in = in,
 			      .r = in,
+			      .fios = fios,
+			      .fio = fios[0],
 			      .map = map,
 			      .links = links,
 			      .host = host,
@@ -569,13 +595,14 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 		add_measurements(doc, &m, flagged);
 	json_object_put(links);
 	json_object_object_add(doc, "warnings", warnings);
+	free_outputs(fios, nout);
 	rio_hostmap_delete(&map);
 	*out = doc;
 	return 0;
 }
 
-void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
-			       json_object *checks, int *flagged)
+int rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
+			      json_object *checks, int *flagged)
 {
 	json_object *facts =
 		host_facts(rio_json_get(doc, "remote_hosts"),
@@ -583,13 +610,18 @@ void rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
 			   rio_json_get(rio_json_get(doc, "environment"),
 					"nfs_mounts_during_run"));
 
-	json_object *output = rio_fio_attributable(
-		rio_json_get(rio_json_get(doc, "fio"), "output"),
-		rio_json_len(rio_json_get(doc, "job_files")));
+	struct rio_fio_output *fio;
 
-	rio_check_loopback(output, map, facts, checks, flagged);
-	json_object_put(output);
+	if (rio_fio_output_read(
+		    rio_json_get(rio_json_get(doc, "fio"), "output"),
+		    rio_json_len(rio_json_get(doc, "job_files")), map, &fio)) {
+		json_object_put(facts);
+		return -ENOMEM;
+	}
+	rio_check_loopback(fio, facts, checks, flagged);
+	rio_fio_output_delete(&fio);
 	json_object_put(facts);
+	return 0;
 }
 
 /* A copy of obj whose member key is val instead (a new reference). */

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result/fioentry.h"
-#include "result/hostmap.h"
+#include "result/fiooutput.h"
 #include "result/jobsection.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
@@ -27,142 +26,104 @@ const char *rio_summary_transport(const char *jobname, size_t *workload_len)
 	return NULL;
 }
 
-static json_object *copy_of(json_object *obj, const char *key)
-{
-	return json_object_get(rio_json_get(obj, key));
-}
-
-static const char *pct_key(double p)
-{
-	static char buf[32];
-
-	snprintf(buf, sizeof(buf), "%f", p);
-	return buf;
-}
-
-struct bin {
-	double ns;
-	double count;
-};
-
-static int cmp_bin(const void *a, const void *b)
-{
-	double x = ((const struct bin *)a)->ns, y = ((const struct bin *)b)->ns;
-
-	return (x > y) - (x < y);
-}
-
 /* fio's own method: the smallest bin value whose cumulative count reaches
  * p percent of all samples. */
-static double pct_from_bins(json_object *const *entries, int n, const char *dir,
-			    double p)
+static double pct_from_bins(const struct rio_fio_job *const *jobs, int n,
+			    int dir, double p)
 {
-	struct bin *bins = NULL, *nb;
-	double total = 0, acc = 0, v = NAN;
-	size_t nbins = 0, i;
-	int e;
+	double total = 0, acc = 0, v = NAN, best;
+	size_t *at, i;
+	int e, k;
 
+	at = calloc(n ? n : 1, sizeof(*at));
+	if (!at)
+		return NAN;
 	for (e = 0; e < n; e++) {
-		json_object *b = rio_json_get(
-			rio_json_get(rio_json_get(entries[e], dir), "clat_ns"),
-			"bins");
-
-		if (!b) {
-			free(bins);
+		if (!jobs[e]->dir[dir].bins) {
+			free(at);
 			return NAN;
 		}
-		json_object_object_foreach(b, key, val)
-		{
-			nb = realloc(bins, (nbins + 1) * sizeof(*bins));
-			if (!nb) {
-				free(bins);
-				return NAN;
-			}
-			bins = nb;
-			bins[nbins].ns = strtod(key, NULL);
-			bins[nbins].count = json_object_get_double(val);
-			total += bins[nbins++].count;
-		}
+		for (i = 0; i < jobs[e]->dir[dir].nbins; i++)
+			total += jobs[e]->dir[dir].bins[i].count;
 	}
-	if (nbins)
-		qsort(bins, nbins, sizeof(*bins), cmp_bin);
-	for (i = 0; i < nbins && total > 0; i++) {
-		acc += bins[i].count;
+	/* Each job's bins are in ascending order: merge them. */
+	while (total > 0) {
+		k = -1;
+		best = INFINITY;
+		for (e = 0; e < n; e++)
+			if (at[e] < jobs[e]->dir[dir].nbins &&
+			    jobs[e]->dir[dir].bins[at[e]].ns < best) {
+				best = jobs[e]->dir[dir].bins[at[e]].ns;
+				k = e;
+			}
+		if (k < 0)
+			break;
+		acc += jobs[k]->dir[dir].bins[at[k]++].count;
 		if (acc >= total * p / 100.0) {
-			v = bins[i].ns;
+			v = best;
 			break;
 		}
 	}
-	free(bins);
+	free(at);
 	return v;
 }
 
-double rio_summary_clat_pct(json_object *const *entries, int n, const char *dir,
-			    double p)
+double rio_summary_clat_pct(const struct rio_fio_job *const *jobs, int n,
+			    int dir, double p)
 {
-	json_object *pcts;
-
-	if (n == 1) {
-		pcts = rio_json_get(rio_json_get(rio_json_get(entries[0], dir),
-						 "clat_ns"),
-				    "percentile");
-		return rio_json_num(pcts, pct_key(p), NAN);
-	}
-	return pct_from_bins(entries, n, dir, p);
+	if (n == 1)
+		return rio_fio_dir_pct(&jobs[0]->dir[dir], p);
+	return pct_from_bins(jobs, n, dir, p);
 }
 
-static json_object *latency(json_object *entry, const char *dir)
+/* Percentile p as fio printed it, NULL when it did not. */
+static json_object *pct_json(const struct rio_fio_dir *d, double p)
 {
-	json_object *clat = rio_json_get(rio_json_get(entry, dir), "clat_ns");
-	json_object *pcts = rio_json_get(clat, "percentile");
+	size_t i;
+
+	for (i = 0; i < d->npct; i++)
+		if (fabs(d->pct[i].p - p) < 5e-7)
+			return rio_fio_num_json(&d->pct[i].ns);
+	return NULL;
+}
+
+static json_object *latency(const struct rio_fio_dir *d)
+{
 	json_object *o = json_object_new_object();
 
 	/* With no I/O fio reports mean 0 and no percentiles: say null. */
-	json_object_object_add(o, "mean", pcts ? copy_of(clat, "mean") : NULL);
-	json_object_object_add(o, "p50", copy_of(pcts, pct_key(50)));
-	json_object_object_add(o, "p99", copy_of(pcts, pct_key(99)));
-	json_object_object_add(o, "p99_9", copy_of(pcts, pct_key(99.9)));
+	json_object_object_add(o, "mean",
+			       d->pct ? rio_fio_num_json(&d->clat_mean) : NULL);
+	json_object_object_add(o, "p50", pct_json(d, 50));
+	json_object_object_add(o, "p99", pct_json(d, 99));
+	json_object_object_add(o, "p99_9", pct_json(d, 99.9));
 	return o;
 }
 
-static json_object *direction(json_object *entry, const char *dir)
+static json_object *direction(const struct rio_fio_dir *d)
 {
-	json_object *d = rio_json_get(entry, dir), *o;
+	json_object *o;
 
-	if (!d || rio_json_num(d, "io_bytes", 0) <= 0)
+	if (d->io_bytes.d <= 0)
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "io_bytes", copy_of(d, "io_bytes"));
-	json_object_object_add(o, "bw_bytes", copy_of(d, "bw_bytes"));
-	json_object_object_add(o, "iops", copy_of(d, "iops"));
-	json_object_object_add(o, "runtime_ms", copy_of(d, "runtime"));
-	json_object_object_add(o, "total_ios", copy_of(d, "total_ios"));
-	json_object_object_add(o, "clat_ns", latency(entry, dir));
+	json_object_object_add(o, "io_bytes", rio_fio_num_json(&d->io_bytes));
+	json_object_object_add(o, "bw_bytes", rio_fio_num_json(&d->bw_bytes));
+	json_object_object_add(o, "iops", rio_fio_num_json(&d->iops));
+	json_object_object_add(o, "runtime_ms",
+			       rio_fio_num_json(&d->runtime_ms));
+	json_object_object_add(o, "total_ios", rio_fio_num_json(&d->total_ios));
+	json_object_object_add(o, "clat_ns", latency(d));
 	return o;
 }
 
 #define GIB (1024.0 * 1024 * 1024)
 
-double rio_summary_fio_cpu_s(json_object *entry)
+struct rio_moved rio_summary_moved(const struct rio_fio_job *j)
 {
-	double pct = rio_json_num(entry, "usr_cpu", 0) +
-		     rio_json_num(entry, "sys_cpu", 0);
-
-	/* fio's usr_cpu/sys_cpu are the job threads' rusage over the job's
-	 * total_run_time, which fio prints as job_runtime (ms). */
-	return pct / 100 * rio_json_num(entry, "job_runtime", 0) / 1000;
-}
-
-struct rio_moved rio_summary_moved(json_object *entry)
-{
-	json_object *r = rio_json_get(entry, "read"),
-		    *w = rio_json_get(entry, "write");
-
 	return (struct rio_moved){
-		.bytes = rio_json_num(r, "io_bytes", 0) +
-			 rio_json_num(w, "io_bytes", 0),
-		.ios = rio_json_num(r, "total_ios", 0) +
-		       rio_json_num(w, "total_ios", 0),
+		.bytes = rio_fio_job_bytes(j),
+		.ios = rio_fio_job_ios(j),
 	};
 }
 
@@ -177,18 +138,18 @@ void rio_summary_add_per_unit(json_object *o, double cpu_s, struct rio_moved m)
 		rio_json_num_or_null(m.ios > 0 ? cpu_s * 1000 / m.ios : NAN));
 }
 
-static json_object *fio_cpu(json_object *entry)
+static json_object *fio_cpu(const struct rio_fio_job *j)
 {
-	double cpu = rio_summary_fio_cpu_s(entry);
+	double cpu = rio_fio_job_cpu_s(j);
 	json_object *o;
 
-	if (!rio_json_get(entry, "usr_cpu"))
+	if (!j->usr_cpu.set)
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "usr_pct", copy_of(entry, "usr_cpu"));
-	json_object_object_add(o, "sys_pct", copy_of(entry, "sys_cpu"));
+	json_object_object_add(o, "usr_pct", rio_fio_num_json(&j->usr_cpu));
+	json_object_object_add(o, "sys_pct", rio_fio_num_json(&j->sys_cpu));
 	json_object_object_add(o, "cpu_s", json_object_new_double(cpu));
-	rio_summary_add_per_unit(o, cpu, rio_summary_moved(entry));
+	rio_summary_add_per_unit(o, cpu, rio_summary_moved(j));
 	return o;
 }
 
@@ -222,40 +183,39 @@ static json_object *role_json(json_object *job_files, const char *name)
 	return r < 0 ? NULL : json_object_new_string(r ? "target" : "client");
 }
 
-json_object *rio_summary_results(json_object *output,
-				 const struct rio_hostmap *hosts,
+json_object *rio_summary_results(const struct rio_fio_output *fio,
 				 json_object *job_files)
 {
-	json_object *arr = json_object_new_array(), *e, *r;
-	int i, n = rio_fio_entry_count(output);
-	const char *host, *name, *tr;
+	json_object *arr = json_object_new_array(), *r;
+	int i, n = rio_fio_output_njobs(fio);
+	const struct rio_fio_job *j;
+	const char *name, *tr;
 	size_t wlen;
 
 	for (i = 0; i < n; i++) {
-		e = rio_fio_entry(output, i, hosts, &host);
-		name = rio_json_str(e, "jobname");
-		if (!name)
-			name = "";
+		j = rio_fio_output_job(fio, i);
+		name = j->jobname ? j->jobname : "";
 		tr = rio_summary_transport(name, &wlen);
 		r = json_object_new_object();
-		json_object_object_add(r, "host", json_object_new_string(host));
+		json_object_object_add(r, "host",
+				       json_object_new_string(j->host));
 		json_object_object_add(r, "jobname",
 				       json_object_new_string(name));
 		json_object_object_add(r, "role", role_json(job_files, name));
 		json_object_object_add(r, "groupid",
-				       json_object_new_int((int)rio_json_num(
-					       e, "groupid", 0)));
-		json_object_object_add(
-			r, "error",
-			json_object_new_int((int)rio_json_num(e, "error", 0)));
+				       json_object_new_int(j->groupid));
+		json_object_object_add(r, "error",
+				       json_object_new_int(j->error));
 		json_object_object_add(r, "workload",
 				       json_object_new_string_len(name,
 								  (int)wlen));
 		json_object_object_add(r, "transport",
 				       tr ? json_object_new_string(tr) : NULL);
-		json_object_object_add(r, "read", direction(e, "read"));
-		json_object_object_add(r, "write", direction(e, "write"));
-		json_object_object_add(r, "fio_cpu", fio_cpu(e));
+		json_object_object_add(r, "read",
+				       direction(&j->dir[RIO_FIO_READ]));
+		json_object_object_add(r, "write",
+				       direction(&j->dir[RIO_FIO_WRITE]));
+		json_object_object_add(r, "fio_cpu", fio_cpu(j));
 		json_object_array_add(arr, r);
 	}
 	return arr;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "run/fiorun.h"
-#include "result/fioentry.h"
+#include "result/fiooutput.h"
 #include "base/jsonread.h"
 #include "rc_file.h"
 #include "rc_log.h"
@@ -284,7 +284,7 @@ static void join(json_object *into, json_object *more)
 
 	for (i = 0; dst && i < rio_json_len(src); i++) {
 		e = json_object_array_get_idx(src, i);
-		if (!rio_fio_entry_is_sum(e))
+		if (!rio_fio_output_is_sum(e))
 			json_object_array_add(dst, json_object_get(e));
 	}
 }
