@@ -271,7 +271,8 @@ double rio_fio_dir_pct(const struct rio_fio_dir *d, double p)
 
 double rio_fio_job_bytes(const struct rio_fio_job *j)
 {
-	return j->dir[RIO_FIO_READ].io_bytes.d + j->dir[RIO_FIO_WRITE].io_bytes.d;
+	return j->dir[RIO_FIO_READ].io_bytes.d +
+	       j->dir[RIO_FIO_WRITE].io_bytes.d;
 }
 
 double rio_fio_job_ios(const struct rio_fio_job *j)
