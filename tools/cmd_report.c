@@ -11,6 +11,18 @@
 #include "read/csvout.h"
 #include "read/report.h"
 #include "result/result.h"
+#include "result/resultdoc.h"
+
+static int report_csv(json_object *doc)
+{
+	struct rio_resultdoc *rd;
+	int ret = rio_resultdoc_read(doc, &rd);
+
+	if (!ret)
+		ret = rio_csv_write(rd, stdout);
+	rio_resultdoc_delete(&rd);
+	return ret;
+}
 
 /* The report of a copy whose names cannot add a table column: the chart
  * and the CSV keep them as they are. */
@@ -45,7 +57,7 @@ int rio_cmd_report(struct rio_args *a)
 		return 1;
 	ret = rio_text_clean_json(doc, 0) < 0 ? -ENOMEM : 0;
 	if (!ret && a->csv)
-		ret = rio_csv_write(doc, stdout);
+		ret = report_csv(doc);
 	else if (!ret)
 		ret = report_markdown(doc, &o);
 	if (ret)

@@ -16,6 +16,7 @@
 #include "named-doc.h"
 #include "rc_log.h"
 #include "read/report.h"
+#include "result/resultdoc.h"
 #include "base/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,9 +29,14 @@ static char *render(json_object *doc, int csv, size_t *n)
 
 	if (!f)
 		abort();
-	if (csv)
-		rio_csv_write(doc, f);
-	else
+	if (csv) {
+		struct rio_resultdoc *rd;
+
+		if (rio_resultdoc_read(doc, &rd))
+			abort();
+		rio_csv_write(rd, f);
+		rio_resultdoc_delete(&rd);
+	} else
 		rio_report_write(doc, &o, f);
 	fclose(f);
 	return text;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "read/csvout.h"
-#include "base/jsonread.h"
+#include "result/resultdoc.h"
 
 static const char *const header[] = {
 	"record",
@@ -79,138 +79,116 @@ static void num(FILE *out, size_t col, double v)
 }
 
 /* The figures of one side: bandwidth, IOPS, three percentiles. */
-static size_t side(FILE *out, size_t col, json_object *s)
+static size_t side(FILE *out, size_t col, double bw, double iops,
+		   const struct rio_res_lat *clat)
 {
-	json_object *clat = rio_json_get(s, "clat_ns");
-
-	num(out, col++, rio_json_num(s, "bw_bytes", NAN));
-	num(out, col++, rio_json_num(s, "iops", NAN));
-	num(out, col++, rio_json_num(clat, "p50", NAN));
-	num(out, col++, rio_json_num(clat, "p99", NAN));
-	num(out, col++, rio_json_num(clat, "p99_9", NAN));
+	num(out, col++, bw);
+	num(out, col++, iops);
+	num(out, col++, clat->p50);
+	num(out, col++, clat->p99);
+	num(out, col++, clat->p99_9);
 	return col;
 }
 
-/* The watched hosts' names: two columns each in a job row, one in a
- * pair's; a result of rounds has them in each round's cpu. */
-static json_object *hosts_of(json_object *doc)
+/* Two columns a host in a job row (busy, per GiB), one in a pair's. */
+static void host_columns(FILE *out, size_t col, const struct rio_resultdoc *rd,
+			 const struct rio_res_cpus *cpus, int pair)
 {
-	json_object *cpu = rio_json_get(doc, "cpu");
-	json_object *rounds = rio_json_get(doc, "rounds");
-
-	if (!cpu && rio_json_len(rounds))
-		cpu = rio_json_get(json_object_array_get_idx(rounds, 0), "cpu");
-	return rio_json_get(cpu, "hosts");
-}
-
-static void host_columns(FILE *out, size_t col, json_object *hosts,
-			 json_object *cpu, int pair)
-{
-	json_object *h;
+	const struct rio_res_cpu *h;
 	size_t i;
 
-	for (i = 0; i < rio_json_len(hosts); i++) {
-		h = rio_json_find(
-			cpu, "host",
-			rio_json_str(json_object_array_get_idx(hosts, i),
-				     "host")
-				?: "");
-		num(out, col++, pair ? NAN : rio_json_num(h, "busy_s", NAN));
-		num(out, col++, pair ? NAN : rio_json_num(h, "per_gib_s", NAN));
-		num(out, col++, pair ? rio_json_num(h, "ratio", NAN) : NAN);
+	for (i = 0; i < rio_resultdoc_ncpu_hosts(rd); i++) {
+		h = rio_res_cpus_find(cpus,
+				      rio_resultdoc_cpu_host(rd, i) ?: "");
+		num(out, col++, pair || !h ? NAN : h->busy_s);
+		num(out, col++, pair || !h ? NAN : h->per_gib_s);
+		num(out, col++, pair && h ? h->ratio : NAN);
 	}
 }
 
-static void job_row(FILE *out, json_object *r, const char *dir,
-		    json_object *hosts)
+static void job_row(FILE *out, const struct rio_resultdoc *rd,
+		    const struct rio_res_job *j, int d)
 {
-	json_object *cpu = rio_json_get(r, "fio_cpu");
+	const struct rio_res_dir *dir = &j->dir[d];
 	size_t col = 0;
 
 	field(out, col++, "job");
-	field(out, col++, rio_json_str(r, "host"));
-	field(out, col++, rio_json_str(r, "jobname"));
-	field(out, col++, rio_json_str(r, "role"));
+	field(out, col++, j->host);
+	field(out, col++, j->jobname);
+	field(out, col++, j->role);
 	field(out, col++, NULL);
-	field(out, col++, dir);
-	col = side(out, col, rio_json_get(r, dir));
-	num(out, col++, rio_json_num(cpu, "cpu_s", NAN));
-	num(out, col++, rio_json_num(cpu, "per_gib_s", NAN));
+	field(out, col++, d == RIO_RES_READ ? "read" : "write");
+	col = side(out, col, dir->bw_bytes, dir->iops, &dir->clat);
+	num(out, col++, j->fio_cpu_s);
+	num(out, col++, j->fio_cpu_per_gib_s);
 	while (col < NCOLS)
 		field(out, col++, NULL);
-	host_columns(out, col, hosts, rio_json_get(r, "host_cpu"), 0);
+	host_columns(out, col, rd, &j->host_cpu, 0);
 	fputc('\n', out);
 }
 
-static void pair_row(FILE *out, json_object *c, json_object *hosts)
+static void pair_row(FILE *out, const struct rio_resultdoc *rd,
+		     const struct rio_res_pair *p)
 {
-	static const char *const ratios[] = { "bw_ratio", "iops_ratio",
-					      "p50_ratio", "p99_ratio",
-					      "fio_cpu_per_gib_ratio" };
-	json_object *r = rio_json_get(c, "rdma"), *t = rio_json_get(c, "tcp");
+	const double ratios[] = { p->bw_ratio, p->iops_ratio, p->p50_ratio,
+				  p->p99_ratio, p->fio_cpu_per_gib_ratio };
 	size_t col = 0, i;
 
 	field(out, col++, "pair");
-	field(out, col++, rio_json_str(c, "host"));
-	field(out, col++, rio_json_str(c, "workload"));
+	field(out, col++, p->host);
+	field(out, col++, p->workload);
 	field(out, col++, NULL);
-	field(out, col++, rio_json_str(c, "kind"));
-	field(out, col++, rio_json_str(c, "direction"));
-	col = side(out, col, r);
+	field(out, col++, p->kind);
+	field(out, col++, p->direction);
+	col = side(out, col, p->rdma.bw_bytes, p->rdma.iops, &p->rdma.clat);
 	field(out, col++, NULL);
-	num(out, col++, rio_json_num(r, "fio_cpu_per_gib_s", NAN));
-	field(out, col++, rio_json_str(t, "jobname"));
-	field(out, col++, rio_json_str(c, "tcp_direction"));
-	col = side(out, col, t);
-	num(out, col++, rio_json_num(t, "fio_cpu_per_gib_s", NAN));
+	num(out, col++, p->rdma.fio_cpu_per_gib_s);
+	field(out, col++, p->tcp.jobname);
+	field(out, col++, p->tcp_direction);
+	col = side(out, col, p->tcp.bw_bytes, p->tcp.iops, &p->tcp.clat);
+	num(out, col++, p->tcp.fio_cpu_per_gib_s);
 	for (i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
-		num(out, col++, rio_json_num(c, ratios[i], NAN));
-	field(out, col++, rio_json_str(c, "verdict"));
-	host_columns(out, col, hosts, rio_json_get(c, "host_cpu_per_gib"), 1);
+		num(out, col++, ratios[i]);
+	field(out, col++, p->verdict);
+	host_columns(out, col, rd, &p->host_cpu_per_gib, 1);
 	fputc('\n', out);
 }
 
 /* A --baseline: its bandwidth, and each host's CPU over its window. */
-static void baseline_row(FILE *out, json_object *doc, json_object *b,
-			 json_object *hosts)
+static void baseline_row(FILE *out, const struct rio_resultdoc *rd,
+			 const struct rio_res_baseline *b)
 {
 	size_t col = 0;
 
 	field(out, col++, "baseline");
-	field(out, col++, rio_json_str(rio_json_get(doc, "host"), "hostname"));
-	field(out, col++, rio_json_str(b, "name"));
+	field(out, col++, rio_resultdoc_hostname(rd));
+	field(out, col++, b->name);
 	field(out, col++, NULL);
 	field(out, col++, "copy");
 	field(out, col++, NULL);
-	num(out, col++, rio_json_num(b, "bw_bytes", NAN));
+	num(out, col++, b->bw_bytes);
 	/* A failed copy's error stands where a pair's verdict does. */
 	while (col < NCOLS - 1)
 		field(out, col++, NULL);
-	field(out, col++, rio_json_str(b, "error"));
-	host_columns(out, col, hosts, rio_json_get(b, "host_cpu"), 0);
+	field(out, col++, b->error);
+	host_columns(out, col, rd, &b->host_cpu, 0);
 	fputc('\n', out);
 }
 
-int rio_csv_write(json_object *doc, FILE *out)
+/* HOST_busy_s, HOST_cpu_per_gib_s, HOST_cpu_per_gib_ratio per host. */
+static void header_row(FILE *out, const struct rio_resultdoc *rd)
 {
-	static const char *const dirs[] = { "read", "write" };
-	json_object *rs = rio_json_get(doc, "results"), *r;
-	json_object *cs = rio_json_get(doc, "comparisons");
-	json_object *hosts = hosts_of(doc);
-	size_t i;
-	int k;
+	static const char *const what[] = { "busy_s", "cpu_per_gib_s",
+					    "cpu_per_gib_ratio" };
+	const char *h;
+	char name[320];
+	size_t i, k;
+	int w;
 
 	for (i = 0; i < NCOLS; i++)
 		field(out, i, header[i]);
-	/* HOST_busy_s, HOST_cpu_per_gib_s, HOST_cpu_per_gib_ratio per host */
-	for (k = 0; k < (int)rio_json_len(hosts); k++) {
-		const char *h = rio_json_str(
-			json_object_array_get_idx(hosts, k), "host");
-		char name[320];
-		static const char *const what[] = { "busy_s", "cpu_per_gib_s",
-						    "cpu_per_gib_ratio" };
-		int w;
-
+	for (k = 0; k < rio_resultdoc_ncpu_hosts(rd); k++) {
+		h = rio_resultdoc_cpu_host(rd, k);
 		for (w = 0; w < 3; w++) {
 			snprintf(name, sizeof(name), "%s_%s", h ?: "?",
 				 what[w]);
@@ -218,16 +196,24 @@ int rio_csv_write(json_object *doc, FILE *out)
 		}
 	}
 	fputc('\n', out);
-	for (i = 0; i < rio_json_len(rs); i++) {
-		r = json_object_array_get_idx(rs, i);
-		for (k = 0; k < 2; k++)
-			if (rio_json_get(r, dirs[k]))
-				job_row(out, r, dirs[k], hosts);
+}
+
+int rio_csv_write(const struct rio_resultdoc *rd, FILE *out)
+{
+	const struct rio_res_job *j;
+	size_t i;
+	int d;
+
+	header_row(out, rd);
+	for (i = 0; i < rio_resultdoc_njobs(rd); i++) {
+		j = rio_resultdoc_job(rd, i);
+		for (d = 0; d < RIO_RES_NDIRS; d++)
+			if (j->dir[d].set)
+				job_row(out, rd, j, d);
 	}
-	for (i = 0; i < rio_json_len(cs); i++)
-		pair_row(out, json_object_array_get_idx(cs, i), hosts);
-	cs = rio_json_get(doc, "baselines");
-	for (i = 0; i < rio_json_len(cs); i++)
-		baseline_row(out, doc, json_object_array_get_idx(cs, i), hosts);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++)
+		pair_row(out, rd, rio_resultdoc_pair(rd, i));
+	for (i = 0; i < rio_resultdoc_nbaselines(rd); i++)
+		baseline_row(out, rd, rio_resultdoc_baseline(rd, i));
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

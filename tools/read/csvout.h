@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include <json-c/json.h>
+struct rio_resultdoc;
 
 /*
  * A result as CSV (RFC 4180) for spreadsheets: one header line, then a
@@ -12,6 +12,6 @@
  * plain units (bytes/s, ns, CPU seconds); a figure not known is empty.
  * Returns 0, or -EIO when out could not be written.
  */
-int rio_csv_write(json_object *doc, FILE *out);
+int rio_csv_write(const struct rio_resultdoc *rd, FILE *out);
 
 #endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/resultdoc.h"
+#include "base/jsonread.h"
+
+struct rio_resultdoc {
+	json_object *doc; /* held: the strings point into it */
+	const char *hostname;
+	struct rio_res_job *jobs;
+	size_t njobs;
+	struct rio_res_pair *pairs;
+	size_t npairs;
+	struct rio_res_baseline *baselines;
+	size_t nbaselines;
+	const char **cpu_hosts;
+	size_t ncpu_hosts;
+};
+
+static const char *const dir_names[RIO_RES_NDIRS] = { "read", "write" };
+
+static double num(json_object *o, const char *key)
+{
+	return rio_json_num(o, key, NAN);
+}
+
+static struct rio_res_lat lat_of(json_object *clat)
+{
+	return (struct rio_res_lat){ .mean = num(clat, "mean"),
+				     .p50 = num(clat, "p50"),
+				     .p99 = num(clat, "p99"),
+				     .p99_9 = num(clat, "p99_9") };
+}
+
+/* Arrays of the model: one allocation each, freed with it. */
+static void *array_of(size_t n, size_t size)
+{
+	return calloc(n + 1, size);
+}
+
+static int cpus_of(struct rio_res_cpus *c, json_object *arr)
+{
+	struct rio_res_cpu *v;
+	json_object *h;
+	size_t i;
+
+	c->n = rio_json_len(arr);
+	c->v = v = array_of(c->n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++) {
+		h = json_object_array_get_idx(arr, i);
+		v[i] = (struct rio_res_cpu){ .host = rio_json_str(h, "host"),
+					     .busy_s = num(h, "busy_s"),
+					     .per_gib_s = num(h, "per_gib_s"),
+					     .per_kio_s = num(h, "per_kio_s"),
+					     .rdma_s = num(h, "rdma_s"),
+					     .tcp_s = num(h, "tcp_s"),
+					     .ratio = num(h, "ratio") };
+	}
+	return 0;
+}
+
+static void dir_of(struct rio_res_dir *d, json_object *o)
+{
+	d->set = o != NULL;
+	d->io_bytes = num(o, "io_bytes");
+	d->bw_bytes = num(o, "bw_bytes");
+	d->iops = num(o, "iops");
+	d->runtime_ms = num(o, "runtime_ms");
+	d->total_ios = num(o, "total_ios");
+	d->clat = lat_of(rio_json_get(o, "clat_ns"));
+}
+
+static int job_of(struct rio_res_job *j, json_object *r)
+{
+	json_object *cpu = rio_json_get(r, "fio_cpu");
+	int d;
+
+	j->host = rio_json_str(r, "host");
+	j->jobname = rio_json_str(r, "jobname");
+	j->role = rio_json_str(r, "role");
+	j->workload = rio_json_str(r, "workload");
+	j->transport = rio_json_str(r, "transport");
+	j->groupid = (int)rio_json_num(r, "groupid", 0);
+	j->error = (int)rio_json_num(r, "error", 0);
+	for (d = 0; d < RIO_RES_NDIRS; d++)
+		dir_of(&j->dir[d], rio_json_get(r, dir_names[d]));
+	j->has_fio_cpu = cpu != NULL;
+	j->fio_cpu_s = num(cpu, "cpu_s");
+	j->fio_cpu_per_gib_s = num(cpu, "per_gib_s");
+	return cpus_of(&j->host_cpu, rio_json_get(r, "host_cpu"));
+}
+
+static struct rio_res_side side_of(json_object *s)
+{
+	return (struct rio_res_side){
+		.jobname = rio_json_str(s, "jobname"),
+		.bw_bytes = num(s, "bw_bytes"),
+		.iops = num(s, "iops"),
+		.fio_cpu_per_gib_s = num(s, "fio_cpu_per_gib_s"),
+		.clat = lat_of(rio_json_get(s, "clat_ns")),
+	};
+}
+
+static int pair_of(struct rio_res_pair *p, json_object *c)
+{
+	p->host = rio_json_str(c, "host");
+	p->workload = rio_json_str(c, "workload");
+	p->kind = rio_json_str(c, "kind");
+	p->verdict = rio_json_str(c, "verdict");
+	p->direction = rio_json_str(c, "direction");
+	p->tcp_direction = rio_json_str(c, "tcp_direction");
+	p->rdma = side_of(rio_json_get(c, "rdma"));
+	p->tcp = side_of(rio_json_get(c, "tcp"));
+	p->bw_ratio = num(c, "bw_ratio");
+	p->iops_ratio = num(c, "iops_ratio");
+	p->p50_ratio = num(c, "p50_ratio");
+	p->p99_ratio = num(c, "p99_ratio");
+	p->fio_cpu_per_gib_ratio = num(c, "fio_cpu_per_gib_ratio");
+	return cpus_of(&p->host_cpu_per_gib,
+		       rio_json_get(c, "host_cpu_per_gib"));
+}
+
+static int baseline_of(struct rio_res_baseline *b, json_object *o)
+{
+	b->name = rio_json_str(o, "name");
+	b->error = rio_json_str(o, "error");
+	b->bw_bytes = num(o, "bw_bytes");
+	return cpus_of(&b->host_cpu, rio_json_get(o, "host_cpu"));
+}
+
+/* The watched hosts: a result of rounds has them in each round's cpu. */
+static int cpu_hosts_of(struct rio_resultdoc *rd)
+{
+	json_object *cpu = rio_json_get(rd->doc, "cpu"), *hosts;
+	json_object *rounds = rio_json_get(rd->doc, "rounds");
+	size_t i;
+
+	if (!cpu && rio_json_len(rounds))
+		cpu = rio_json_get(json_object_array_get_idx(rounds, 0), "cpu");
+	hosts = rio_json_get(cpu, "hosts");
+	rd->ncpu_hosts = rio_json_len(hosts);
+	rd->cpu_hosts = array_of(rd->ncpu_hosts, sizeof(*rd->cpu_hosts));
+	if (!rd->cpu_hosts)
+		return -ENOMEM;
+	for (i = 0; i < rd->ncpu_hosts; i++)
+		rd->cpu_hosts[i] = rio_json_str(
+			json_object_array_get_idx(hosts, i), "host");
+	return 0;
+}
+
+static int read_all(struct rio_resultdoc *rd)
+{
+	json_object *rs = rio_json_get(rd->doc, "results");
+	json_object *cs = rio_json_get(rd->doc, "comparisons");
+	json_object *bs = rio_json_get(rd->doc, "baselines");
+	size_t i;
+
+	rd->hostname = rio_json_str(rio_json_get(rd->doc, "host"), "hostname");
+	rd->jobs = array_of(rio_json_len(rs), sizeof(*rd->jobs));
+	rd->pairs = array_of(rio_json_len(cs), sizeof(*rd->pairs));
+	rd->baselines = array_of(rio_json_len(bs), sizeof(*rd->baselines));
+	if (!rd->jobs || !rd->pairs || !rd->baselines)
+		return -ENOMEM;
+	for (; rd->njobs < rio_json_len(rs); rd->njobs++)
+		if (job_of(&rd->jobs[rd->njobs],
+			   json_object_array_get_idx(rs, rd->njobs)))
+			return -ENOMEM;
+	for (; rd->npairs < rio_json_len(cs); rd->npairs++)
+		if (pair_of(&rd->pairs[rd->npairs],
+			    json_object_array_get_idx(cs, rd->npairs)))
+			return -ENOMEM;
+	for (i = 0; i < rio_json_len(bs); i++, rd->nbaselines++)
+		if (baseline_of(&rd->baselines[i],
+				json_object_array_get_idx(bs, i)))
+			return -ENOMEM;
+	return cpu_hosts_of(rd);
+}
+
+int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
+{
+	struct rio_resultdoc *rd = calloc(1, sizeof(*rd));
+
+	*out = NULL;
+	if (!rd)
+		return -ENOMEM;
+	rd->doc = json_object_get(doc);
+	if (read_all(rd)) {
+		rio_resultdoc_delete(&rd);
+		return -ENOMEM;
+	}
+	*out = rd;
+	return 0;
+}
+
+void rio_resultdoc_delete(struct rio_resultdoc **rdp)
+{
+	struct rio_resultdoc *rd = *rdp;
+	size_t i;
+
+	if (!rd)
+		return;
+	/* A failed read leaves its last entry's arrays half made: calloc'd
+	 * entries free NULL. */
+	for (i = 0; rd->jobs && i <= rd->njobs; i++)
+		free((void *)rd->jobs[i].host_cpu.v);
+	for (i = 0; rd->pairs && i <= rd->npairs; i++)
+		free((void *)rd->pairs[i].host_cpu_per_gib.v);
+	for (i = 0; rd->baselines && i <= rd->nbaselines; i++)
+		free((void *)rd->baselines[i].host_cpu.v);
+	free(rd->jobs);
+	free(rd->pairs);
+	free(rd->baselines);
+	free(rd->cpu_hosts);
+	json_object_put(rd->doc);
+	free(rd);
+	*rdp = NULL;
+}
+
+const char *rio_resultdoc_hostname(const struct rio_resultdoc *rd)
+{
+	return rd->hostname;
+}
+
+size_t rio_resultdoc_njobs(const struct rio_resultdoc *rd)
+{
+	return rd->njobs;
+}
+
+const struct rio_res_job *rio_resultdoc_job(const struct rio_resultdoc *rd,
+					    size_t i)
+{
+	return i < rd->njobs ? &rd->jobs[i] : NULL;
+}
+
+size_t rio_resultdoc_npairs(const struct rio_resultdoc *rd)
+{
+	return rd->npairs;
+}
+
+const struct rio_res_pair *rio_resultdoc_pair(const struct rio_resultdoc *rd,
+					      size_t i)
+{
+	return i < rd->npairs ? &rd->pairs[i] : NULL;
+}
+
+size_t rio_resultdoc_nbaselines(const struct rio_resultdoc *rd)
+{
+	return rd->nbaselines;
+}
+
+const struct rio_res_baseline *
+rio_resultdoc_baseline(const struct rio_resultdoc *rd, size_t i)
+{
+	return i < rd->nbaselines ? &rd->baselines[i] : NULL;
+}
+
+size_t rio_resultdoc_ncpu_hosts(const struct rio_resultdoc *rd)
+{
+	return rd->ncpu_hosts;
+}
+
+const char *rio_resultdoc_cpu_host(const struct rio_resultdoc *rd, size_t i)
+{
+	return i < rd->ncpu_hosts ? rd->cpu_hosts[i] : NULL;
+}
+
+const struct rio_res_cpu *rio_res_cpus_find(const struct rio_res_cpus *cpus,
+					    const char *host)
+{
+	size_t i;
+
+	for (i = 0; host && i < cpus->n; i++)
+		if (cpus->v[i].host && !strcmp(cpus->v[i].host, host))
+			return &cpus->v[i];
+	return NULL;
+}
