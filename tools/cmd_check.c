@@ -104,13 +104,9 @@ static int check_run(json_object *doc, json_object *output,
 				rio_json_get(rio_json_get(doc, "environment"),
 					     "nfs_mounts_during_run"),
 				checks, &flagged);
-	if (rio_json_get(doc, "fio") &&
-	    rio_result_check_loopback(doc, map, checks, &flagged)) {
-		rc_err("check: out of memory reading fio's output");
-		flagged = -1;
-	}
-	if (flagged >= 0)
-		print_checks(checks, warnings);
+	if (rio_json_get(doc, "fio"))
+		rio_result_check_loopback(doc, fio, checks, &flagged);
+	print_checks(checks, warnings);
 	rio_fio_output_delete(&fio);
 	json_object_put(checks);
 	json_object_put(warnings);

@@ -601,8 +601,9 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	return 0;
 }
 
-int rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
-			      json_object *checks, int *flagged)
+void rio_result_check_loopback(json_object *doc,
+			       const struct rio_fio_output *fio,
+			       json_object *checks, int *flagged)
 {
 	json_object *facts =
 		host_facts(rio_json_get(doc, "remote_hosts"),
@@ -610,18 +611,8 @@ int rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
 			   rio_json_get(rio_json_get(doc, "environment"),
 					"nfs_mounts_during_run"));
 
-	struct rio_fio_output *fio;
-
-	if (rio_fio_output_read(
-		    rio_json_get(rio_json_get(doc, "fio"), "output"),
-		    rio_json_len(rio_json_get(doc, "job_files")), map, &fio)) {
-		json_object_put(facts);
-		return -ENOMEM;
-	}
 	rio_check_loopback(fio, facts, checks, flagged);
-	rio_fio_output_delete(&fio);
 	json_object_put(facts);
-	return 0;
 }
 
 /* A copy of obj whose member key is val instead (a new reference). */

@@ -61,10 +61,11 @@ int rio_result_write(json_object *doc, const char *path);
  */
 struct rio_hostmap *rio_result_hostmap(json_object *doc);
 
-/* rio_check_loopback on a result, with the hosts' facts it recorded.
- * Returns 0 or -ENOMEM. */
-int rio_result_check_loopback(json_object *doc, const struct rio_hostmap *map,
-			      json_object *checks, int *flagged);
+/* rio_check_loopback on a result's fio output (read by the caller), with
+ * the hosts' facts the result recorded. */
+void rio_result_check_loopback(json_object *doc,
+			       const struct rio_fio_output *fio,
+			       json_object *checks, int *flagged);
 
 /*
  * How far the result's ratios may be taken, from its warnings about the
