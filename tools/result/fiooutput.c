@@ -258,15 +258,23 @@ const char *rio_fio_dir_name(int dir)
 	return dir >= 0 && dir < RIO_FIO_NDIRS ? dir_names[dir] : NULL;
 }
 
-double rio_fio_dir_pct(const struct rio_fio_dir *d, double p)
+const struct rio_fio_num *rio_fio_dir_pct_num(const struct rio_fio_dir *d,
+					      double p)
 {
 	size_t i;
 
 	/* fio prints its percentile list's values with six decimals. */
 	for (i = 0; i < d->npct; i++)
 		if (fabs(d->pct[i].p - p) < 5e-7 && d->pct[i].ns.set)
-			return d->pct[i].ns.d;
-	return NAN;
+			return &d->pct[i].ns;
+	return NULL;
+}
+
+double rio_fio_dir_pct(const struct rio_fio_dir *d, double p)
+{
+	const struct rio_fio_num *n = rio_fio_dir_pct_num(d, p);
+
+	return n ? n->d : NAN;
 }
 
 double rio_fio_job_bytes(const struct rio_fio_job *j)

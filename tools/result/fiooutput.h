@@ -96,8 +96,11 @@ const char *rio_fio_job_setting(const struct rio_fio_output *o,
 int rio_fio_dir_index(const char *name);
 const char *rio_fio_dir_name(int dir);
 
-/* Percentile p of one direction as fio printed it; NaN when it did not. */
+/* Percentile p of one direction as fio printed it; NaN (NULL) when it did
+ * not. */
 double rio_fio_dir_pct(const struct rio_fio_dir *d, double p);
+const struct rio_fio_num *rio_fio_dir_pct_num(const struct rio_fio_dir *d,
+					      double p);
 
 /* What a job moved, both directions. */
 double rio_fio_job_bytes(const struct rio_fio_job *j);

@@ -79,12 +79,9 @@ double rio_summary_clat_pct(const struct rio_fio_job *const *jobs, int n,
 /* Percentile p as fio printed it, NULL when it did not. */
 static json_object *pct_json(const struct rio_fio_dir *d, double p)
 {
-	size_t i;
+	const struct rio_fio_num *n = rio_fio_dir_pct_num(d, p);
 
-	for (i = 0; i < d->npct; i++)
-		if (fabs(d->pct[i].p - p) < 5e-7)
-			return rio_fio_num_json(&d->pct[i].ns);
-	return NULL;
+	return n ? rio_fio_num_json(n) : NULL;
 }
 
 static json_object *latency(const struct rio_fio_dir *d)
