@@ -308,6 +308,37 @@ static void summary__percentiles_merge_bins(void **state)
 	json_object_put(out);
 }
 
+/* The chart's CDF and the summary's percentiles merge bins the same way:
+ * every direction's, ascending, one without bins adding none. */
+static void fio_output__merges_bins_ascending(void **state)
+{
+	json_object *out = parse(
+		"{\"jobs\":[{\"read\":{\"clat_ns\":{\"bins\":{\"200\":5,\"100\":4}}}},"
+		"{\"read\":{\"clat_ns\":{\"bins\":{\"900\":2,\"150\":3}}}},"
+		"{\"read\":{\"io_bytes\":0}}]}");
+	struct rio_hostmap *map = rio_hostmap_new("h");
+	struct rio_fio_output *fio = model(out, map);
+	const struct rio_fio_dir *dirs[3];
+	const double ns[] = { 100, 150, 200, 900 }, count[] = { 4, 3, 5, 2 };
+	struct rio_fio_bin *b;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		dirs[i] = &rio_fio_output_job(fio, i)->dir[RIO_FIO_READ];
+	assert_int_equal(rio_fio_bins_merge(dirs, 3, &b), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal((int)b[i].ns, (int)ns[i]);
+		assert_int_equal((int)b[i].count, (int)count[i]);
+	}
+	free(b);
+	assert_int_equal(rio_fio_bins_merge(dirs + 2, 1, &b), 0);
+	assert_null(b);
+	rio_fio_output_delete(&fio);
+	rio_hostmap_delete(&map);
+	json_object_put(out);
+}
+
 static void fio_output__keeps_fio_numbers_as_printed(void **state)
 {
 	/* 2^53 + 1 bytes: a double would round it. */
@@ -845,6 +876,7 @@ int main(void)
 		cmocka_unit_test(host__qemu_cpu_is_emulated),
 		cmocka_unit_test(summary__pairing_by_suffix),
 		cmocka_unit_test(summary__percentiles_merge_bins),
+		cmocka_unit_test(fio_output__merges_bins_ascending),
 		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),

@@ -56,17 +56,6 @@ struct chart {
 /* The data blocks of the bandwidth, latency and CPU panels come first. */
 #define CDF_INDEX 3
 
-struct bin {
-	double ns, count;
-};
-
-static int cmp_bin(const void *a, const void *b)
-{
-	double x = ((const struct bin *)a)->ns, y = ((const struct bin *)b)->ns;
-
-	return (x > y) - (x < y);
-}
-
 static void side_values(struct row *r, int k, json_object *side,
 			json_object *clat, double cpu)
 {
@@ -408,68 +397,66 @@ static void cpu_panel(FILE *f, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* Adds the bins of one side of a pair from one fio output to *b (nb so
- * far); -1 when out of memory. */
-static int output_bins(json_object *output, const struct rio_hostmap *map,
-		       json_object *pair, const char *side, struct bin **b,
-		       int nb)
+/* Adds the directions of one side of a pair in one fio output to dirs[]
+ * (nd so far, room for cap); the new count, -1 when out of room. */
+static int side_dirs(const struct rio_fio_output *fio, json_object *pair,
+		     const char *side, const struct rio_fio_dir **dirs, int nd,
+		     int cap)
 {
 	int d = rio_fio_dir_index(rio_json_str(
 		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction"));
 	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
 	const char *host = rio_json_str(pair, "host");
-	struct rio_fio_output *fio;
 	const struct rio_fio_job *j;
-	struct bin *nbv;
-	size_t k;
 	int i;
 
 	if (d < 0 || !job || !host)
-		return nb;
-	if (rio_fio_output_read(output, 0, map, &fio))
-		return -1;
+		return nd;
 	for (i = 0; i < rio_fio_output_njobs(fio); i++) {
 		j = rio_fio_output_job(fio, i);
 		if (strcmp(j->host, host) || strcmp(j->jobname ?: "", job))
 			continue;
-		nbv = realloc(*b, (nb + j->dir[d].nbins + 1) * sizeof(**b));
-		if (!nbv) {
-			nb = -1;
-			break;
-		}
-		*b = nbv;
-		for (k = 0; k < j->dir[d].nbins; k++)
-			nbv[nb++] =
-				(struct bin){ .ns = j->dir[d].bins[k].ns,
-					      .count =
-						      j->dir[d].bins[k].count };
+		if (nd == cap)
+			return -1;
+		dirs[nd++] = &j->dir[d];
 	}
-	rio_fio_output_delete(&fio);
-	return nb;
+	return nd;
 }
 
-/* The merged json+ completion latency bins of one side of a pair; -1 when
- * out of memory. */
+/* The merged json+ completion latency bins of one side of a pair over
+ * every round (the CDF of the whole run); -1 when out of memory. */
 static int side_bins(json_object *doc, const struct rio_hostmap *map,
-		     json_object *pair, const char *side, struct bin **out)
+		     json_object *pair, const char *side,
+		     struct rio_fio_bin **out)
 {
 	json_object *rounds = rio_json_get(doc, "rounds");
-	size_t r, nr = rio_json_len(rounds);
-	int nb = 0;
+	int r, nr = rio_json_len(rounds), n = nr ? nr : 1, nd = 0, cap = 0;
+	struct rio_fio_output **fios = calloc(n, sizeof(*fios));
+	const struct rio_fio_dir **dirs = NULL;
 
 	*out = NULL;
-	/* Every round's samples: the CDF of the whole run. */
-	for (r = 0; r < (nr ? nr : 1) && nb >= 0; r++)
-		nb = output_bins(
-			rio_json_get(rio_json_get(nr ? json_object_array_get_idx(
-							       rounds, r)
-						     : doc,
-						  "fio"),
-				     "output"),
-			map, pair, side, out, nb);
-	if (nb > 0)
-		qsort(*out, nb, sizeof(**out), cmp_bin);
-	return nb;
+	for (r = 0; fios && r < n && nd >= 0; r++) {
+		if (rio_fio_output_read(
+			    rio_json_get(
+				    rio_json_get(nr ? json_object_array_get_idx(
+							      rounds, r)
+						    : doc,
+						 "fio"),
+				    "output"),
+			    0, map, &fios[r]))
+			nd = -1;
+		else
+			cap += rio_fio_output_njobs(fios[r]);
+	}
+	if (fios && nd >= 0 && (dirs = calloc(cap ? cap : 1, sizeof(*dirs))))
+		for (r = 0; r < n && nd >= 0; r++)
+			nd = side_dirs(fios[r], pair, side, dirs, nd, cap);
+	nd = fios && dirs && nd >= 0 ? rio_fio_bins_merge(dirs, nd, out) : -1;
+	for (r = 0; fios && r < n; r++)
+		rio_fio_output_delete(&fios[r]);
+	free(fios);
+	free(dirs);
+	return nd < 0 ? -1 : nd;
 }
 
 /* One data block per side of each pair: latency, cumulative percent. */
@@ -478,7 +465,7 @@ static void write_cdf(FILE *f, json_object *doc, struct chart *c)
 	json_object *cs = rio_json_get(doc, "comparisons");
 	struct rio_hostmap *map = rio_result_hostmap(doc);
 	double total, acc;
-	struct bin *b;
+	struct rio_fio_bin *b;
 	size_t i;
 	int k, j, n;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,34 @@ double rio_fio_dir_pct(const struct rio_fio_dir *d, double p)
 	const struct rio_fio_num *n = rio_fio_dir_pct_num(d, p);
 
 	return n ? n->d : NAN;
+}
+
+int rio_fio_bins_merge(const struct rio_fio_dir *const *dirs, int n,
+		       struct rio_fio_bin **out)
+{
+	struct rio_fio_bin *b;
+	size_t total = 0, at = 0;
+	int i;
+
+	*out = NULL;
+	for (i = 0; i < n; i++)
+		total += dirs[i]->bins ? dirs[i]->nbins : 0;
+	if (!total)
+		return 0;
+	if (total > INT_MAX)
+		return -EOVERFLOW;
+	b = malloc(total * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!dirs[i]->bins)
+			continue;
+		memcpy(b + at, dirs[i]->bins, dirs[i]->nbins * sizeof(*b));
+		at += dirs[i]->nbins;
+	}
+	qsort(b, total, sizeof(*b), cmp_bin);
+	*out = b;
+	return (int)total;
 }
 
 double rio_fio_job_bytes(const struct rio_fio_job *j)

@@ -102,6 +102,12 @@ double rio_fio_dir_pct(const struct rio_fio_dir *d, double p);
 const struct rio_fio_num *rio_fio_dir_pct_num(const struct rio_fio_dir *d,
 					      double p);
 
+/* The json+ bins of n directions as one ascending list (*out, to free;
+ * NULL when there are none), a direction without bins adding nothing:
+ * how many, or -ENOMEM (-EOVERFLOW past INT_MAX bins). */
+int rio_fio_bins_merge(const struct rio_fio_dir *const *dirs, int n,
+		       struct rio_fio_bin **out);
+
 /* What a job moved, both directions. */
 double rio_fio_job_bytes(const struct rio_fio_job *j);
 double rio_fio_job_ios(const struct rio_fio_job *j);

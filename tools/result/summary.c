@@ -27,44 +27,37 @@ const char *rio_summary_transport(const char *jobname, size_t *workload_len)
 }
 
 /* fio's own method: the smallest bin value whose cumulative count reaches
- * p percent of all samples. */
+ * p percent of all samples; NaN when a job has no bins. */
 static double pct_from_bins(const struct rio_fio_job *const *jobs, int n,
 			    int dir, double p)
 {
-	double total = 0, acc = 0, v = NAN, best;
-	size_t *at, i;
-	int e, k;
+	const struct rio_fio_dir **dirs;
+	double total = 0, acc = 0, v = NAN;
+	struct rio_fio_bin *b;
+	int e, nb;
 
-	at = calloc(n ? n : 1, sizeof(*at));
-	if (!at)
+	dirs = calloc(n ? n : 1, sizeof(*dirs));
+	if (!dirs)
 		return NAN;
 	for (e = 0; e < n; e++) {
 		if (!jobs[e]->dir[dir].bins) {
-			free(at);
+			free(dirs);
 			return NAN;
 		}
-		for (i = 0; i < jobs[e]->dir[dir].nbins; i++)
-			total += jobs[e]->dir[dir].bins[i].count;
+		dirs[e] = &jobs[e]->dir[dir];
 	}
-	/* Each job's bins are in ascending order: merge them. */
-	while (total > 0) {
-		k = -1;
-		best = INFINITY;
-		for (e = 0; e < n; e++)
-			if (at[e] < jobs[e]->dir[dir].nbins &&
-			    jobs[e]->dir[dir].bins[at[e]].ns < best) {
-				best = jobs[e]->dir[dir].bins[at[e]].ns;
-				k = e;
-			}
-		if (k < 0)
-			break;
-		acc += jobs[k]->dir[dir].bins[at[k]++].count;
+	nb = rio_fio_bins_merge(dirs, n, &b);
+	free(dirs);
+	for (e = 0; e < nb; e++)
+		total += b[e].count;
+	for (e = 0; e < nb && total > 0; e++) {
+		acc += b[e].count;
 		if (acc >= total * p / 100.0) {
-			v = best;
+			v = b[e].ns;
 			break;
 		}
 	}
-	free(at);
+	free(b);
 	return v;
 }
 
