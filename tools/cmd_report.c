@@ -34,7 +34,7 @@ static int report_markdown(json_object *doc, const struct rio_report_opts *o)
 	if (!ret && rio_text_clean_json(copy, RIO_TEXT_MARKDOWN) < 0)
 		ret = -ENOMEM;
 	if (!ret)
-		rio_report_write(copy, o, stdout);
+		ret = rio_report_write(copy, o, stdout);
 	json_object_put(copy);
 	return ret;
 }

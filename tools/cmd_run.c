@@ -379,10 +379,10 @@ static int run_execute(const struct rio_args *a, struct run *r)
 	 * keeps it as it was; the table, only what a terminal shows as is. */
 	if (!ret && rio_text_clean_json(r->doc, RIO_TEXT_MARKDOWN) < 0)
 		ret = -ENOMEM;
-	if (!ret) {
-		rio_report_table(r->doc, stdout);
+	if (!ret && (ret = rio_report_table(r->doc, stdout)))
+		rc_call_err(-ret, "report(%s)", r->out);
+	if (!ret)
 		printf("\nresult: %s\n", r->out);
-	}
 	return ret || baselines_failed(r->doc) ? 1 : 0;
 }
 

@@ -26,6 +26,8 @@
 #include "result/host.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
+#include "read/cell.h"
+#include "result/resultdoc.h"
 #include "run/mountwatch.h"
 #include "result/schema.h"
 #include "base/strv.h"
@@ -337,6 +339,69 @@ static void fio_output__merges_bins_ascending(void **state)
 	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	json_object_put(out);
+}
+
+/* A result of rounds as the report reads it: each spread and interval
+ * set where the result has one, unset (a "-" cell) where it is null. */
+static void resultdoc__reads_the_rounds_spreads(void **state)
+{
+	json_object *doc = parse(
+		"{\"rounds\":[{},{}],\"links\":[{\"ceiling_bytes_per_s\":100},"
+		"{\"ceiling_bytes_per_s\":20}],"
+		"\"results\":[{\"host\":\"a\",\"jobname\":\"j\",\"read\":{},"
+		"\"write\":null,\"over_rounds\":{\"rounds\":2,\"read\":{"
+		"\"bw_bytes\":{\"median\":5,\"min\":4,\"max\":6,\"n\":2},"
+		"\"iops\":null,\"p50\":null,\"p99\":null},\"write\":null}},"
+		"{\"host\":\"b\",\"jobname\":\"k\"}],"
+		"\"comparisons\":[{\"host\":\"a\",\"direction\":\"read\","
+		"\"tcp_direction\":\"write\",\"workload\":\"rtt\","
+		"\"over_rounds\":{\"rounds\":2,\"bw_ratio\":{\"median\":2,"
+		"\"min\":1,\"max\":3,\"n\":2,\"geomean\":1.9,\"ci95_low\":null,"
+		"\"ci95_high\":null},\"iops_ratio\":null,"
+		"\"host_cpu_per_gib\":[{\"host\":\"a\",\"ratio\":null}]}}],"
+		"\"baselines\":[{\"name\":\"cp\",\"bytes\":16,\"elapsed_s\":2,"
+		"\"over_rounds\":{\"rounds\":2,\"failed\":1,"
+		"\"bw_bytes\":{\"median\":8,\"min\":7,\"max\":9,\"n\":1}}}]}");
+	const struct rio_res_pair *p;
+	const struct rio_res_job *j;
+	struct rio_resultdoc *rd;
+	char cell[RIO_CELL_LEN];
+
+	(void)state;
+	assert_int_equal(rio_resultdoc_read(doc, &rd), 0);
+	assert_int_equal(rio_resultdoc_nrounds(rd), 2);
+	assert_int_equal((int)rio_resultdoc_link_ceiling(rd), 120);
+	assert_true(rio_resultdoc_jobs_multi_host(rd));
+	assert_false(rio_resultdoc_pairs_multi_host(rd));
+	j = rio_resultdoc_job(rd, 0);
+	assert_int_equal(j->over_rounds.rounds, 2);
+	assert_true(j->over_rounds.dir[RIO_RES_READ].set);
+	assert_false(j->over_rounds.dir[RIO_RES_WRITE].set);
+	assert_false(j->over_rounds.dir[RIO_RES_READ].iops.set);
+	rio_cell_spread(cell, sizeof(cell),
+			&j->over_rounds.dir[RIO_RES_READ].bw_bytes,
+			RIO_CELL_COUNT, 0);
+	assert_string_equal(cell, "5 (4 – 6)");
+	rio_cell_spread(cell, sizeof(cell),
+			&j->over_rounds.dir[RIO_RES_READ].iops, RIO_CELL_COUNT,
+			0);
+	assert_string_equal(cell, "-");
+	assert_int_equal(rio_resultdoc_job(rd, 1)->over_rounds.rounds, 0);
+	p = rio_resultdoc_pair(rd, 0);
+	rio_cell_pair_label(cell, sizeof(cell), p, 1);
+	assert_string_equal(cell, "a: rtt (read/write)");
+	rio_cell_interval(cell, sizeof(cell), &p->over_rounds.bw_ratio);
+	assert_string_equal(cell, "2.00x (no interval)");
+	rio_cell_interval(cell, sizeof(cell), &p->over_rounds.iops_ratio);
+	assert_string_equal(cell, "-");
+	assert_int_equal((int)p->over_rounds.nhost_cpu_per_gib, 1);
+	assert_false(p->over_rounds.host_cpu_per_gib[0].ratio.set);
+	assert_int_equal(rio_resultdoc_baseline(rd, 0)->over_rounds.failed, 1);
+	assert_int_equal(
+		(int)rio_resultdoc_baseline(rd, 0)->over_rounds.bw_bytes.max,
+		9);
+	rio_resultdoc_delete(&rd);
+	json_object_put(doc);
 }
 
 static void fio_output__keeps_fio_numbers_as_printed(void **state)
@@ -877,6 +942,7 @@ int main(void)
 		cmocka_unit_test(summary__pairing_by_suffix),
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(fio_output__merges_bins_ascending),
+		cmocka_unit_test(resultdoc__reads_the_rounds_spreads),
 		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),

@@ -4,9 +4,8 @@
 
 #include <stddef.h>
 
-#include <json-c/json.h>
-
 #include "base/units.h"
+#include "result/resultdoc.h"
 
 /*
  * The cells of the tables that read results (the report, its baselines,
@@ -20,33 +19,33 @@
 
 enum rio_cell_unit { RIO_CELL_RATE, RIO_CELL_COUNT, RIO_CELL_NS };
 
-/* A latency triple "p50 / p99 / p99.9" of fio's clat_ns. */
-void rio_cell_lat(char *buf, size_t n, json_object *clat);
+/* A latency triple "p50 / p99 / p99.9". */
+void rio_cell_lat(char *buf, size_t n, const struct rio_res_lat *clat);
 
 /*
  * v with the bounds of spread sp, "80.0 MiB/s (79.9 MiB/s – 80.1 MiB/s)";
- * v alone without sp. v is the caller's, as a result's top-level median
- * may be rounded. Rates in Gb/s when gbit.
+ * v alone without sp (NULL or not set). v is the caller's, as a result's
+ * top-level median may be rounded. Rates in Gb/s when gbit.
  */
-void rio_cell_range(char *buf, size_t n, double v, json_object *sp,
-		    enum rio_cell_unit f, int gbit);
+void rio_cell_range(char *buf, size_t n, double v,
+		    const struct rio_res_spread *sp, enum rio_cell_unit f,
+		    int gbit);
 
 /* A figure over the rounds from its spread alone (its median), "-" without. */
-void rio_cell_spread(char *buf, size_t n, json_object *sp, enum rio_cell_unit f,
-		     int gbit);
+void rio_cell_spread(char *buf, size_t n, const struct rio_res_spread *sp,
+		     enum rio_cell_unit f, int gbit);
 
 /* A ratio over the rounds: its median and the 95 % interval of its
- * geometric mean, "2.00x (1.98x – 2.02x)". */
-void rio_cell_interval(char *buf, size_t n, json_object *rs);
+ * geometric mean, "2.00x (1.98x – 2.02x)"; "-" without. */
+void rio_cell_interval(char *buf, size_t n, const struct rio_res_ratio *rs);
 
-/* Whether the rows of doc[key] come from several hosts. */
-int rio_cell_multi_host(json_object *doc, const char *key);
-
-/* "NAME (DIR)", or "HOST: NAME (DIR)" when hosts, NAME from o[name_key]. */
-void rio_cell_label(char *buf, size_t n, json_object *o, const char *name_key,
+/* "NAME (DIR)", or "HOST: NAME (DIR)" when hosts. */
+void rio_cell_label(char *buf, size_t n, const char *host, const char *name,
 		    const char *dir, int hosts);
 
-/* "workload (read)", host-prefixed when the pairs come from several. */
-void rio_cell_pair_label(char *buf, size_t n, json_object *doc, json_object *c);
+/* "workload (read)", host-prefixed when hosts (the pairs come from
+ * several). */
+void rio_cell_pair_label(char *buf, size_t n, const struct rio_res_pair *p,
+			 int hosts);
 
 #endif

@@ -9,6 +9,7 @@
 #include "base/jsonread.h"
 #include "read/noise.h"
 #include "read/cell.h"
+#include "result/resultdoc.h"
 #include "result/rounds.h"
 #include "result/stats.h"
 
@@ -209,7 +210,8 @@ static void job_rows(struct table *t, json_object *a, json_object *b)
 	only_in(t, rb, ra, "new", 0);
 }
 
-static void pair_rows(struct table *t, json_object *a, json_object *b)
+static void pair_rows(struct table *t, json_object *a, json_object *b,
+		      const struct rio_resultdoc *ra)
 {
 	json_object *ca = rio_json_get(a, "comparisons"),
 		    *cb = rio_json_get(b, "comparisons"), *hc;
@@ -223,7 +225,9 @@ static void pair_rows(struct table *t, json_object *a, json_object *b)
 		f.occ = rio_rounds_occurrence(ca, i);
 		if (!rio_rounds_find(cb, f.e, f.occ))
 			continue;
-		rio_cell_pair_label(label, sizeof(label), a, f.e);
+		rio_cell_pair_label(label, sizeof(label),
+				    rio_resultdoc_pair(ra, i),
+				    rio_resultdoc_pairs_multi_host(ra));
 		for (m = 0; m < NELEM(pair_metrics); m++)
 			figure_add(t, &f, label, pair_metrics[m].name, get_path,
 				   pair_metrics[m].path, &pair_metrics[m]);
@@ -385,10 +389,14 @@ int rio_changes_write(json_object *a, json_object *b, double noise_pct,
 		      FILE *out, struct rio_changes_count *count)
 {
 	struct table t = { .noise = noise_pct };
+	struct rio_resultdoc *ra;
 
 	memset(count, 0, sizeof(*count));
+	if (rio_resultdoc_read(a, &ra))
+		return -ENOMEM;
 	job_rows(&t, a, b);
-	pair_rows(&t, a, b);
+	pair_rows(&t, a, b, ra);
+	rio_resultdoc_delete(&ra);
 	if (!t.failed) {
 		judge_all(&t, count);
 		print_rule(a, b, noise_pct, t.known, out);

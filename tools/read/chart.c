@@ -16,6 +16,7 @@
 #include "rc_log.h"
 #include "read/cell.h"
 #include "result/result.h"
+#include "result/resultdoc.h"
 #include "rc_file.h"
 #include "rc_spawn.h"
 #include "base/tmpdir.h"
@@ -56,13 +57,13 @@ struct chart {
 /* The data blocks of the bandwidth, latency and CPU panels come first. */
 #define CDF_INDEX 3
 
-static void side_values(struct row *r, int k, json_object *side,
-			json_object *clat, double cpu)
+static void side_values(struct row *r, int k, double bw,
+			const struct rio_res_lat *clat, double cpu)
 {
-	r->bw[k] = rio_json_num(side, "bw_bytes", NAN) / MIB;
-	r->lat[k][0] = rio_json_num(clat, "p50", NAN);
-	r->lat[k][1] = rio_json_num(clat, "p99", NAN);
-	r->lat[k][2] = rio_json_num(clat, "p99_9", NAN);
+	r->bw[k] = bw / MIB;
+	r->lat[k][0] = clat->p50;
+	r->lat[k][1] = clat->p99;
+	r->lat[k][2] = clat->p99_9;
 	r->cpu[k] = cpu;
 }
 
@@ -77,25 +78,26 @@ static struct row *new_row(struct chart *c)
 	return &nr[c->n++];
 }
 
-static int pair_rows(json_object *doc, struct chart *c)
+static int pair_rows(const struct rio_resultdoc *rd, struct chart *c)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *p, *s;
+	const struct rio_res_side *s;
+	const struct rio_res_pair *p;
 	struct row *r;
 	size_t i;
 	int k;
 
-	for (i = 0; i < rio_json_len(cs); i++) {
-		p = json_object_array_get_idx(cs, i);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		p = rio_resultdoc_pair(rd, i);
 		r = new_row(c);
 		if (!r)
 			return -ENOMEM;
-		rio_cell_pair_label(r->label, sizeof(r->label), doc, p);
-		r->latency_only =
-			!strcmp(rio_json_str(p, "kind") ?: "", "latency");
+		rio_cell_pair_label(r->label, sizeof(r->label), p,
+				    rio_resultdoc_pairs_multi_host(rd));
+		r->latency_only = !strcmp(p->kind ?: "", "latency");
 		for (k = 0; k < 2; k++) {
-			s = rio_json_get(p, k ? "tcp" : "rdma");
-			side_values(r, k, s, rio_json_get(s, "clat_ns"),
-				    rio_json_num(s, "fio_cpu_per_gib_s", NAN));
+			s = k ? &p->tcp : &p->rdma;
+			side_values(r, k, s->bw_bytes, &s->clat,
+				    s->fio_cpu_per_gib_s);
 		}
 	}
 	c->paired = c->n > 0;
@@ -103,33 +105,29 @@ static int pair_rows(json_object *doc, struct chart *c)
 }
 
 /* Without pairs: every client job and direction, alone. */
-static int job_rows(json_object *doc, struct chart *c)
+static int job_rows(const struct rio_resultdoc *rd, struct chart *c)
 {
-	static const char *const dirs[] = { "read", "write" };
-	json_object *rs = rio_json_get(doc, "results"), *j, *d;
-	const char *role;
+	static const struct rio_res_lat none = { NAN, NAN, NAN, NAN };
+	const struct rio_res_job *j;
 	struct row *r;
 	size_t i;
 	int k;
 
-	for (i = 0; i < rio_json_len(rs); i++) {
-		j = json_object_array_get_idx(rs, i);
-		role = rio_json_str(j, "role");
-		if (role && !strcmp(role, "target"))
+	for (i = 0; i < rio_resultdoc_njobs(rd); i++) {
+		j = rio_resultdoc_job(rd, i);
+		if (j->role && !strcmp(j->role, "target"))
 			continue;
-		for (k = 0; k < 2; k++) {
-			d = rio_json_get(j, dirs[k]);
-			if (!d)
+		for (k = 0; k < RIO_RES_NDIRS; k++) {
+			if (!j->dir[k].set)
 				continue;
 			r = new_row(c);
 			if (!r)
 				return -ENOMEM;
 			snprintf(r->label, sizeof(r->label), "%s (%s)",
-				 rio_json_str(j, "jobname"), dirs[k]);
-			side_values(r, 0, d, rio_json_get(d, "clat_ns"),
-				    rio_json_num(rio_json_get(j, "fio_cpu"),
-						 "per_gib_s", NAN));
-			side_values(r, 1, NULL, NULL, NAN);
+				 j->jobname ?: "-", k ? "write" : "read");
+			side_values(r, 0, j->dir[k].bw_bytes, &j->dir[k].clat,
+				    j->fio_cpu_per_gib_s);
+			side_values(r, 1, NAN, &none, NAN);
 		}
 	}
 	return 0;
@@ -174,16 +172,15 @@ static int add_cpu(struct chart *c, const char *label, const char *host,
 }
 
 /* The hosts' CPU per GiB when it was watched, else fio's own. */
-static int cpu_rows(json_object *doc, struct chart *c)
+static int cpu_rows(const struct rio_resultdoc *rd, struct chart *c)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *p, *hc, *h;
+	const struct rio_res_cpus *hc;
 	int k, ret = 0;
 	size_t i, j;
 
-	for (i = 0; i < rio_json_len(cs); i++)
-		c->host_cpu |= rio_json_len(rio_json_get(
-				       json_object_array_get_idx(cs, i),
-				       "host_cpu_per_gib")) > 0;
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++)
+		c->host_cpu |=
+			rio_resultdoc_pair(rd, i)->host_cpu_per_gib.n > 0;
 	for (k = 0; k < c->n && !ret; k++) {
 		if (c->rows[k].latency_only)
 			continue;
@@ -192,15 +189,10 @@ static int cpu_rows(json_object *doc, struct chart *c)
 				      c->rows[k].cpu[0], c->rows[k].cpu[1]);
 			continue;
 		}
-		p = json_object_array_get_idx(cs, k);
-		hc = rio_json_get(p, "host_cpu_per_gib");
-		for (j = 0; j < rio_json_len(hc) && !ret; j++) {
-			h = json_object_array_get_idx(hc, j);
-			ret = add_cpu(c, c->rows[k].label,
-				      rio_json_str(h, "host"),
-				      rio_json_num(h, "rdma_s", NAN),
-				      rio_json_num(h, "tcp_s", NAN));
-		}
+		hc = &rio_resultdoc_pair(rd, k)->host_cpu_per_gib;
+		for (j = 0; j < hc->n && !ret; j++)
+			ret = add_cpu(c, c->rows[k].label, hc->v[j].host,
+				      hc->v[j].rdma_s, hc->v[j].tcp_s);
 	}
 	return ret;
 }
@@ -232,18 +224,6 @@ static void scan(struct chart *c)
 				c->max_cpu = fmax(c->max_cpu, c->cpu[i].v[k]);
 				c->min_cpu = fmin(c->min_cpu, c->cpu[i].v[k]);
 			}
-}
-
-static double link_ceiling_mib(json_object *doc)
-{
-	json_object *links = rio_json_get(doc, "links");
-	double sum = 0;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(links); i++)
-		sum += rio_json_num(json_object_array_get_idx(links, i),
-				    "ceiling_bytes_per_s", 0);
-	return i ? sum / MIB : NAN;
 }
 
 static void write_data(FILE *f, const struct chart *c)
@@ -397,24 +377,23 @@ static void cpu_panel(FILE *f, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* Adds the directions of one side of a pair in one fio output to dirs[]
- * (nd so far, room for cap); the new count, -1 when out of room. */
-static int side_dirs(const struct rio_fio_output *fio, json_object *pair,
-		     const char *side, const struct rio_fio_dir **dirs, int nd,
-		     int cap)
+/* Adds the directions of one side of a pair (TCP's when tcp) in one fio
+ * output to dirs[] (nd so far, room for cap); the new count, -1 when out
+ * of room. */
+static int side_dirs(const struct rio_fio_output *fio,
+		     const struct rio_res_pair *p, int tcp,
+		     const struct rio_fio_dir **dirs, int nd, int cap)
 {
-	int d = rio_fio_dir_index(rio_json_str(
-		pair, strcmp(side, "rdma") ? "tcp_direction" : "direction"));
-	const char *job = rio_json_str(rio_json_get(pair, side), "jobname");
-	const char *host = rio_json_str(pair, "host");
+	int d = rio_fio_dir_index(tcp ? p->tcp_direction : p->direction);
+	const char *job = tcp ? p->tcp.jobname : p->rdma.jobname;
 	const struct rio_fio_job *j;
 	int i;
 
-	if (d < 0 || !job || !host)
+	if (d < 0 || !job || !p->host)
 		return nd;
 	for (i = 0; i < rio_fio_output_njobs(fio); i++) {
 		j = rio_fio_output_job(fio, i);
-		if (strcmp(j->host, host) || strcmp(j->jobname ?: "", job))
+		if (strcmp(j->host, p->host) || strcmp(j->jobname ?: "", job))
 			continue;
 		if (nd == cap)
 			return -1;
@@ -423,58 +402,77 @@ static int side_dirs(const struct rio_fio_output *fio, json_object *pair,
 	return nd;
 }
 
-/* The merged json+ completion latency bins of one side of a pair over
- * every round (the CDF of the whole run); -1 when out of memory. */
-static int side_bins(json_object *doc, const struct rio_hostmap *map,
-		     json_object *pair, const char *side,
-		     struct rio_fio_bin **out)
+/* The fio output of each round of doc (of doc itself without rounds):
+ * *n of them, to free with free_outputs. -ENOMEM. */
+static int read_outputs(json_object *doc, const struct rio_hostmap *map,
+			struct rio_fio_output ***out, int *n)
 {
-	json_object *rounds = rio_json_get(doc, "rounds");
-	int r, nr = rio_json_len(rounds), n = nr ? nr : 1, nd = 0, cap = 0;
-	struct rio_fio_output **fios = calloc(n, sizeof(*fios));
-	const struct rio_fio_dir **dirs = NULL;
+	json_object *rounds = rio_json_get(doc, "rounds"), *run;
+	int r, nr = (int)rio_json_len(rounds);
 
-	*out = NULL;
-	for (r = 0; fios && r < n && nd >= 0; r++) {
-		if (rio_fio_output_read(
-			    rio_json_get(
-				    rio_json_get(nr ? json_object_array_get_idx(
-							      rounds, r)
-						    : doc,
-						 "fio"),
-				    "output"),
-			    0, map, &fios[r]))
-			nd = -1;
-		else
-			cap += rio_fio_output_njobs(fios[r]);
+	*n = nr ? nr : 1;
+	*out = calloc(*n, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (r = 0; r < *n; r++) {
+		run = nr ? json_object_array_get_idx(rounds, r) : doc;
+		if (rio_fio_output_read(rio_json_get(rio_json_get(run, "fio"),
+						     "output"),
+					0, map, &(*out)[r]))
+			return -ENOMEM;
 	}
-	if (fios && nd >= 0 && (dirs = calloc(cap ? cap : 1, sizeof(*dirs))))
-		for (r = 0; r < n && nd >= 0; r++)
-			nd = side_dirs(fios[r], pair, side, dirs, nd, cap);
-	nd = fios && dirs && nd >= 0 ? rio_fio_bins_merge(dirs, nd, out) : -1;
+	return 0;
+}
+
+static void free_outputs(struct rio_fio_output **fios, int n)
+{
+	int r;
+
 	for (r = 0; fios && r < n; r++)
 		rio_fio_output_delete(&fios[r]);
 	free(fios);
+}
+
+/* The merged json+ completion latency bins of one side of a pair over
+ * every round (the CDF of the whole run); -1 when out of memory. */
+static int side_bins(struct rio_fio_output *const *fios, int n,
+		     const struct rio_res_pair *p, int tcp,
+		     struct rio_fio_bin **out)
+{
+	const struct rio_fio_dir **dirs;
+	int r, nd = 0, cap = 0;
+
+	*out = NULL;
+	for (r = 0; r < n; r++)
+		cap += rio_fio_output_njobs(fios[r]);
+	dirs = calloc(cap ? cap : 1, sizeof(*dirs));
+	if (!dirs)
+		return -1;
+	for (r = 0; r < n && nd >= 0; r++)
+		nd = side_dirs(fios[r], p, tcp, dirs, nd, cap);
+	if (nd >= 0)
+		nd = rio_fio_bins_merge(dirs, nd, out);
 	free(dirs);
 	return nd < 0 ? -1 : nd;
 }
 
 /* One data block per side of each pair: latency, cumulative percent. */
-static void write_cdf(FILE *f, json_object *doc, struct chart *c)
+static void write_cdf(FILE *f, json_object *doc, const struct rio_resultdoc *rd,
+		      struct chart *c)
 {
-	json_object *cs = rio_json_get(doc, "comparisons");
 	struct rio_hostmap *map = rio_result_hostmap(doc);
+	struct rio_fio_output **fios = NULL;
 	double total, acc;
 	struct rio_fio_bin *b;
+	int k, j, n, nf = 0, ok;
 	size_t i;
-	int k, j, n;
 
 	c->ncdf = 0;
-	for (i = 0; map && c->paired && i < rio_json_len(cs); i++)
+	ok = map && c->paired && !read_outputs(doc, map, &fios, &nf);
+	for (i = 0; ok && i < rio_resultdoc_npairs(rd); i++)
 		for (k = 0; k < 2; k++) {
-			n = side_bins(doc, map,
-				      json_object_array_get_idx(cs, i),
-				      k ? "tcp" : "rdma", &b);
+			n = side_bins(fios, nf, rio_resultdoc_pair(rd, i), k,
+				      &b);
 			for (j = 0, total = 0; j < n; j++)
 				total += b[j].count;
 			for (j = 0, acc = 0; j < n && total > 0; j++) {
@@ -489,6 +487,7 @@ static void write_cdf(FILE *f, json_object *doc, struct chart *c)
 			c->ncdf += 1;
 			free(b);
 		}
+	free_outputs(fios, nf);
 	rio_hostmap_delete(&map);
 }
 
@@ -526,18 +525,21 @@ static void cdf_panel(FILE *f, const struct chart *c)
  * write-2 ... write-1048576), four sizes or more of one prefix. Writes
  * "size MiB/s" rows, smallest first, as one data block; returns the rows.
  */
-static int write_sweep(FILE *f, json_object *doc, struct chart *c)
+static int write_sweep(FILE *f, const struct rio_resultdoc *rd, struct chart *c)
 {
-	json_object *rs = rio_json_get(doc, "results"), *r, *d;
 	double size[64], bw[64], t;
+	const struct rio_res_job *r;
+	const struct rio_res_dir *d;
 	const char *name, *dash;
 	int i, j, n = 0;
 
-	for (i = 0; i < (int)rio_json_len(rs) && n < 64; i++) {
-		r = json_object_array_get_idx(rs, i);
-		name = rio_json_str(r, "jobname") ?: "";
+	for (i = 0; i < (int)rio_resultdoc_njobs(rd) && n < 64; i++) {
+		r = rio_resultdoc_job(rd, i);
+		name = r->jobname ?: "";
 		dash = strrchr(name, '-');
-		d = rio_json_get(r, "write") ?: rio_json_get(r, "read");
+		d = r->dir[RIO_RES_WRITE].set  ? &r->dir[RIO_RES_WRITE]
+		    : r->dir[RIO_RES_READ].set ? &r->dir[RIO_RES_READ]
+					       : NULL;
 		if (!dash || !d ||
 		    strspn(dash + 1, "0123456789") != strlen(dash + 1) ||
 		    !dash[1] || (n && strncmp(name, c->sweep, dash - name)) ||
@@ -547,7 +549,7 @@ static int write_sweep(FILE *f, json_object *doc, struct chart *c)
 			snprintf(c->sweep, sizeof(c->sweep), "%.*s",
 				 (int)(dash - name), name);
 		size[n] = strtod(dash + 1, NULL);
-		bw[n++] = rio_json_num(d, "bw_bytes", 0) / MIB;
+		bw[n++] = (isnan(d->bw_bytes) ? 0 : d->bw_bytes) / MIB;
 	}
 	/* Smallest size first: the line reads left to right. */
 	for (i = 1; i < n; i++)
@@ -687,20 +689,21 @@ static int open_new(const char *path, FILE **f)
 	return 0;
 }
 
-static int gather(json_object *doc, struct chart *c, const char *path)
+static int gather(const struct rio_resultdoc *rd, struct chart *c,
+		  const char *path)
 {
-	int ret = pair_rows(doc, c);
+	int ret = pair_rows(rd, c);
 
 	if (!ret && !c->n)
-		ret = job_rows(doc, c);
+		ret = job_rows(rd, c);
 	if (!ret && !c->n) {
 		rc_err("plot %s: the result has no client job that moved data: nothing to draw",
 		       path);
 		ret = -EINVAL;
 	}
 	if (!ret)
-		ret = cpu_rows(doc, c);
-	c->ceiling = link_ceiling_mib(doc);
+		ret = cpu_rows(rd, c);
+	c->ceiling = rio_resultdoc_link_ceiling(rd) / MIB;
 	scan(c);
 	return ret;
 }
@@ -709,16 +712,20 @@ int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
 		     FILE *script, const char *img_path, int svg)
 {
 	struct chart c = { 0 };
-	int ret = gather(doc, &c, img_path);
+	struct rio_resultdoc *rd;
+	int ret = rio_resultdoc_read(doc, &rd);
 
+	if (!ret)
+		ret = gather(rd, &c, img_path);
 	if (!ret) {
 		write_data(data, &c);
-		write_cdf(data, doc, &c);
-		c.nsweep = write_sweep(data, doc, &c);
+		write_cdf(data, doc, rd, &c);
+		c.nsweep = write_sweep(data, rd, &c);
 		ret = write_script(
 			script, data_path, img_path, svg, &c,
 			rio_result_caveat(rio_json_get(doc, "warnings")));
 	}
+	rio_resultdoc_delete(&rd);
 	free(c.rows);
 	free(c.cpu);
 	return ret;

@@ -5,82 +5,75 @@
 
 #include "base/jsonread.h"
 #include "read/report.h"
+#include "result/resultdoc.h"
 #include "read/cell.h"
 #include "read/report_baselines.h"
 #include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 
-/* How many rounds doc holds (rdmaio run --repeat), 0 without rounds. */
-static int rounds_of(json_object *doc)
-{
-	return (int)rio_json_len(rio_json_get(doc, "rounds"));
-}
-
 /* The verdict of each pair, first: what a reader takes away. */
-static void verdicts(json_object *doc, FILE *out)
+static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *c;
-	int hosts = rio_cell_multi_host(doc, "comparisons");
-	const char *v;
-	size_t i;
+	int hosts = rio_resultdoc_pairs_multi_host(rd);
+	size_t i, np = rio_resultdoc_npairs(rd);
+	const struct rio_res_pair *c;
 
-	if (!rio_json_len(cs) && !rio_json_len(rio_json_get(doc, "baselines")))
+	if (!np && !rio_resultdoc_nbaselines(rd))
 		return;
 	fprintf(out, "## What RDMA buys here\n\n");
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
-		v = rio_json_str(c, "verdict");
-		if (!v)
+	for (i = 0; i < np; i++) {
+		c = rio_resultdoc_pair(rd, i);
+		if (!c->verdict)
 			continue;
 		if (hosts)
-			fprintf(out, "- %s: %s\n", rio_json_str(c, "host"), v);
+			fprintf(out, "- %s: %s\n", c->host, c->verdict);
 		else
-			fprintf(out, "- %s\n", v);
+			fprintf(out, "- %s\n", c->verdict);
 	}
-	rio_report_baselines_verdicts(doc, out);
-	if (!rio_json_len(cs)) {
+	rio_report_baselines_verdicts(rd, out);
+	if (!np) {
 		fprintf(out, "\n");
 		return;
 	}
 	fprintf(out,
 		"\nEach ratio is RDMA's figure over TCP's: above 1 for bandwidth and IOPS, below 1 for latency and CPU, is RDMA doing better%s.\n\n",
-		rio_json_len(rio_json_get(doc, "baselines"))
+		rio_resultdoc_nbaselines(rd)
 			? "; against a baseline, each NFS transport's bandwidth over the baseline's"
 			: "");
 }
 
-static void pair_row(json_object *doc, json_object *c,
+static void pair_row(const struct rio_resultdoc *rd,
+		     const struct rio_res_pair *c,
 		     const struct rio_report_opts *o, FILE *out)
 {
-	json_object *r = rio_json_get(c, "rdma"), *t = rio_json_get(c, "tcp");
 	char l[512], rb[RIO_UNITS_LEN], tb[RIO_UNITS_LEN], ra[RIO_UNITS_LEN];
 	char ri[RIO_UNITS_LEN], ti[RIO_UNITS_LEN], ia[RIO_UNITS_LEN];
 	char p50[RIO_UNITS_LEN], p99[RIO_UNITS_LEN];
 	char rl[128], tl[128];
 
-	rio_cell_pair_label(l, sizeof(l), doc, c);
-	rio_units_rate(rb, rio_json_num(r, "bw_bytes", NAN), o->gbit);
-	rio_units_rate(tb, rio_json_num(t, "bw_bytes", NAN), o->gbit);
-	rio_units_ratio(ra, rio_json_num(c, "bw_ratio", NAN));
-	rio_units_count(ri, rio_json_num(r, "iops", NAN));
-	rio_units_count(ti, rio_json_num(t, "iops", NAN));
-	rio_units_ratio(ia, rio_json_num(c, "iops_ratio", NAN));
-	rio_units_ratio(p50, rio_json_num(c, "p50_ratio", NAN));
-	rio_units_ratio(p99, rio_json_num(c, "p99_ratio", NAN));
-	rio_cell_lat(rl, sizeof(rl), rio_json_get(r, "clat_ns"));
-	rio_cell_lat(tl, sizeof(tl), rio_json_get(t, "clat_ns"));
+	rio_cell_pair_label(l, sizeof(l), c,
+			    rio_resultdoc_pairs_multi_host(rd));
+	rio_units_rate(rb, c->rdma.bw_bytes, o->gbit);
+	rio_units_rate(tb, c->tcp.bw_bytes, o->gbit);
+	rio_units_ratio(ra, c->bw_ratio);
+	rio_units_count(ri, c->rdma.iops);
+	rio_units_count(ti, c->tcp.iops);
+	rio_units_ratio(ia, c->iops_ratio);
+	rio_units_ratio(p50, c->p50_ratio);
+	rio_units_ratio(p99, c->p99_ratio);
+	rio_cell_lat(rl, sizeof(rl), &c->rdma.clat);
+	rio_cell_lat(tl, sizeof(tl), &c->tcp.clat);
 	fprintf(out,
 		"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-		l, rio_json_str(c, "kind") ?: "-", rb, tb, ra, ri, ti, ia, rl,
-		tl, p50, p99);
+		l, c->kind ?: "-", rb, tb, ra, ri, ti, ia, rl, tl, p50, p99);
 }
 
-static void host_cpu_head(json_object *doc, FILE *out)
+static void host_cpu_head(const struct rio_resultdoc *rd, FILE *out)
 {
 	fprintf(out,
 		"CPU time of each host as a whole (busy: user + system + irq + softirq, from its /proc/stat over the job's window), per GiB moved, or per 1,000 I/Os for round trips and small I/O:\n\n");
-	if (rounds_of(doc))
+	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
 			"| Workload | Host | RDMA | TCP | RDMA/TCP | over the rounds (95 %% interval) |\n|---|---|---:|---:|---:|---:|\n");
 	else
@@ -93,11 +86,10 @@ static void host_cpu_head(json_object *doc, FILE *out)
  * GiB", or for small I/O per 1,000 I/Os ("31.4 ms per 1k I/Os"): bytes
  * per I/O are the side's bandwidth over its IOPS.
  */
-static void fmt_cpu_cost(char *buf, size_t n, double per_gib, json_object *side,
-			 int small)
+static void fmt_cpu_cost(char *buf, size_t n, double per_gib,
+			 const struct rio_res_side *side, int small)
 {
-	double io = rio_json_num(side, "bw_bytes", NAN) /
-		    rio_json_num(side, "iops", NAN);
+	double io = side->bw_bytes / side->iops;
 	char t[RIO_UNITS_LEN];
 
 	if (small && io > 0) {
@@ -109,157 +101,147 @@ static void fmt_cpu_cost(char *buf, size_t n, double per_gib, json_object *side,
 	}
 }
 
-/* The cell of a pair's CPU ratio on host over the rounds. */
-static void host_cpu_interval(json_object *c, const char *host, FILE *out)
+/* The cell of a pair's CPU ratio on host over the rounds (the last entry
+ * for host, as the result lists each once). */
+static void host_cpu_interval(const struct rio_res_pair *c, const char *host,
+			      FILE *out)
 {
-	json_object *hc = rio_json_get(rio_json_get(c, "over_rounds"),
-				       "host_cpu_per_gib"),
-		    *h, *ratio = NULL;
+	const struct rio_res_ratio *ratio = NULL;
 	char cell[RIO_CELL_LEN];
 	size_t i;
 
-	for (i = 0; i < rio_json_len(hc); i++) {
-		h = json_object_array_get_idx(hc, i);
-		if (!strcmp(rio_json_str(h, "host") ?: "", host ?: ""))
-			ratio = rio_json_get(h, "ratio");
-	}
+	for (i = 0; i < c->over_rounds.nhost_cpu_per_gib; i++)
+		if (!strcmp(c->over_rounds.host_cpu_per_gib[i].host ?: "",
+			    host ?: ""))
+			ratio = &c->over_rounds.host_cpu_per_gib[i].ratio;
 	rio_cell_interval(cell, sizeof(cell), ratio);
 	fprintf(out, " %s |", cell);
 }
 
-/* Each watched host's busy CPU per GiB under each side of a pair. */
-static void host_cpu_table(json_object *doc, FILE *out)
+static int is_small(const struct rio_res_pair *c)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *c, *hc, *h;
+	return strcmp(c->kind ?: "bandwidth", "bandwidth") != 0;
+}
+
+/* Each watched host's busy CPU per GiB under each side of a pair. */
+static void host_cpu_table(const struct rio_resultdoc *rd, FILE *out)
+{
 	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
-	int rows = 0, small;
+	const struct rio_res_pair *c;
+	const struct rio_res_cpu *h;
+	int rows = 0;
 	size_t i, j;
 
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
-		hc = rio_json_get(c, "host_cpu_per_gib");
-		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
-			       "bandwidth");
-		rio_cell_pair_label(l, sizeof(l), doc, c);
-		for (j = 0; j < rio_json_len(hc); j++) {
-			h = json_object_array_get_idx(hc, j);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		c = rio_resultdoc_pair(rd, i);
+		rio_cell_pair_label(l, sizeof(l), c,
+				    rio_resultdoc_pairs_multi_host(rd));
+		for (j = 0; j < c->host_cpu_per_gib.n; j++) {
+			h = &c->host_cpu_per_gib.v[j];
 			if (!rows++)
-				host_cpu_head(doc, out);
-			rio_units_ratio(ra, rio_json_num(h, "ratio", NAN));
-			fmt_cpu_cost(rc, sizeof(rc),
-				     rio_json_num(h, "rdma_s", NAN),
-				     rio_json_get(c, "rdma"), small);
-			fmt_cpu_cost(tc, sizeof(tc),
-				     rio_json_num(h, "tcp_s", NAN),
-				     rio_json_get(c, "tcp"), small);
-			fprintf(out, "| %s | %s | %s | %s | %s |", l,
-				rio_json_str(h, "host"), rc, tc, ra);
-			if (rounds_of(doc))
-				host_cpu_interval(c, rio_json_str(h, "host"),
-						  out);
+				host_cpu_head(rd, out);
+			rio_units_ratio(ra, h->ratio);
+			fmt_cpu_cost(rc, sizeof(rc), h->rdma_s, &c->rdma,
+				     is_small(c));
+			fmt_cpu_cost(tc, sizeof(tc), h->tcp_s, &c->tcp,
+				     is_small(c));
+			fprintf(out, "| %s | %s | %s | %s | %s |", l, h->host,
+				rc, tc, ra);
+			if (rio_resultdoc_nrounds(rd))
+				host_cpu_interval(c, h->host, out);
 			fprintf(out, "\n");
 		}
 	}
 	if (rows)
 		fprintf(out, "\n");
-	else if (rio_json_get(doc, "cpu"))
+	else if (rio_resultdoc_has_cpu(rd))
 		fprintf(out, "Hosts' CPU: not attributed to jobs (%s).\n\n",
-			rio_json_str(rio_json_get(doc, "cpu"), "match"));
+			rio_resultdoc_cpu_match(rd));
 }
 
 /* fio's CPU per GiB on the client side, for pairs that move data. */
-static void cpu_table(json_object *doc, FILE *out)
+static void cpu_table(const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *c;
 	char l[512], ra[RIO_UNITS_LEN], rc[64], tc[64];
-	int rows = 0, small;
+	const struct rio_res_pair *c;
+	int rows = 0;
 	size_t i;
 
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
-		if (isnan(rio_json_num(c, "fio_cpu_per_gib_ratio", NAN)) ||
-		    !strcmp(rio_json_str(c, "kind") ?: "", "latency"))
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		c = rio_resultdoc_pair(rd, i);
+		if (isnan(c->fio_cpu_per_gib_ratio) ||
+		    !strcmp(c->kind ?: "", "latency"))
 			continue;
 		if (!rows++)
 			fprintf(out,
 				"CPU time of the client's fio job threads (fio's usr + sys; the kernel's work elsewhere, such as softirq and the server, is not in it):\n\n"
 				"| Workload | RDMA | TCP | RDMA/TCP |\n|---|---:|---:|---:|\n");
-		rio_cell_pair_label(l, sizeof(l), doc, c);
-		rio_units_ratio(ra,
-				rio_json_num(c, "fio_cpu_per_gib_ratio", NAN));
-		small = strcmp(rio_json_str(c, "kind") ?: "bandwidth",
-			       "bandwidth");
-		fmt_cpu_cost(rc, sizeof(rc),
-			     rio_json_num(rio_json_get(c, "rdma"),
-					  "fio_cpu_per_gib_s", NAN),
-			     rio_json_get(c, "rdma"), small);
-		fmt_cpu_cost(tc, sizeof(tc),
-			     rio_json_num(rio_json_get(c, "tcp"),
-					  "fio_cpu_per_gib_s", NAN),
-			     rio_json_get(c, "tcp"), small);
+		rio_cell_pair_label(l, sizeof(l), c,
+				    rio_resultdoc_pairs_multi_host(rd));
+		rio_units_ratio(ra, c->fio_cpu_per_gib_ratio);
+		fmt_cpu_cost(rc, sizeof(rc), c->rdma.fio_cpu_per_gib_s,
+			     &c->rdma, is_small(c));
+		fmt_cpu_cost(tc, sizeof(tc), c->tcp.fio_cpu_per_gib_s, &c->tcp,
+			     is_small(c));
 		fprintf(out, "| %s | %s | %s | %s |\n", l, rc, tc, ra);
 	}
 	if (rows)
 		fprintf(out, "\n");
 }
 
-static void rounds_row(json_object *doc, json_object *c,
+static void rounds_row(const struct rio_resultdoc *rd,
+		       const struct rio_res_pair *c,
 		       const struct rio_report_opts *o, FILE *out)
 {
-	json_object *ov = rio_json_get(c, "over_rounds");
-	json_object *r = rio_json_get(ov, "rdma"), *t = rio_json_get(ov, "tcp");
+	const struct rio_res_figures *r = &c->over_rounds.rdma;
+	const struct rio_res_figures *t = &c->over_rounds.tcp;
 	char l[512], rb[RIO_CELL_LEN], tb[RIO_CELL_LEN], ri[RIO_CELL_LEN],
 		ti[RIO_CELL_LEN], ra[RIO_CELL_LEN], ia[RIO_CELL_LEN],
 		p50[RIO_CELL_LEN], p99[RIO_CELL_LEN];
 
-	rio_cell_pair_label(l, sizeof(l), doc, c);
-	rio_cell_spread(rb, sizeof(rb), rio_json_get(r, "bw_bytes"),
-			RIO_CELL_RATE, o->gbit);
-	rio_cell_spread(tb, sizeof(tb), rio_json_get(t, "bw_bytes"),
-			RIO_CELL_RATE, o->gbit);
-	rio_cell_spread(ri, sizeof(ri), rio_json_get(r, "iops"), RIO_CELL_COUNT,
-			0);
-	rio_cell_spread(ti, sizeof(ti), rio_json_get(t, "iops"), RIO_CELL_COUNT,
-			0);
-	rio_cell_interval(ra, sizeof(ra), rio_json_get(ov, "bw_ratio"));
-	rio_cell_interval(ia, sizeof(ia), rio_json_get(ov, "iops_ratio"));
-	rio_cell_interval(p50, sizeof(p50), rio_json_get(ov, "p50_ratio"));
-	rio_cell_interval(p99, sizeof(p99), rio_json_get(ov, "p99_ratio"));
+	rio_cell_pair_label(l, sizeof(l), c,
+			    rio_resultdoc_pairs_multi_host(rd));
+	rio_cell_spread(rb, sizeof(rb), &r->bw_bytes, RIO_CELL_RATE, o->gbit);
+	rio_cell_spread(tb, sizeof(tb), &t->bw_bytes, RIO_CELL_RATE, o->gbit);
+	rio_cell_spread(ri, sizeof(ri), &r->iops, RIO_CELL_COUNT, 0);
+	rio_cell_spread(ti, sizeof(ti), &t->iops, RIO_CELL_COUNT, 0);
+	rio_cell_interval(ra, sizeof(ra), &c->over_rounds.bw_ratio);
+	rio_cell_interval(ia, sizeof(ia), &c->over_rounds.iops_ratio);
+	rio_cell_interval(p50, sizeof(p50), &c->over_rounds.p50_ratio);
+	rio_cell_interval(p99, sizeof(p99), &c->over_rounds.p99_ratio);
 	fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
-		(int)rio_json_num(ov, "rounds", 0), rb, tb, ra, ri, ti, ia, p50,
-		p99);
+		c->over_rounds.rounds, rb, tb, ra, ri, ti, ia, p50, p99);
 }
 
 /* Each pair over the rounds: how far the rounds spread, how sure a ratio is. */
-static void rounds_table(json_object *doc, const struct rio_report_opts *o,
-			 FILE *out)
+static void rounds_table(const struct rio_resultdoc *rd,
+			 const struct rio_report_opts *o, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons");
 	size_t i;
 
 	fprintf(out,
 		"Over the %d rounds: each side's median (smallest – largest round), and each RDMA/TCP ratio's median (95 %% interval of its geometric mean over the rounds, Student's t on the rounds' log ratios; RDMA and TCP of one round paired):\n\n",
-		rounds_of(doc));
+		rio_resultdoc_nrounds(rd));
 	fprintf(out,
 		"| Workload | Rounds | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | p50 RDMA/TCP | p99 RDMA/TCP |\n"
 		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	for (i = 0; i < rio_json_len(cs); i++)
-		rounds_row(doc, json_object_array_get_idx(cs, i), o, out);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++)
+		rounds_row(rd, rio_resultdoc_pair(rd, i), o, out);
 	fprintf(out, "\n");
 }
 
-static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
-			      FILE *out)
+static void comparisons_table(const struct rio_resultdoc *rd,
+			      const struct rio_report_opts *o, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons");
-	size_t i;
+	size_t i, np = rio_resultdoc_npairs(rd);
+	int nr = rio_resultdoc_nrounds(rd);
 
 	fprintf(out, "## RDMA vs TCP\n\n");
-	if (rounds_of(doc) && rio_json_len(cs))
+	if (nr && np)
 		fprintf(out,
 			"Medians of the %d rounds: each figure and each ratio is the median over the rounds (a ratio of its rounds' own ratios).\n\n",
-			rounds_of(doc));
-	if (!rio_json_len(cs)) {
+			nr);
+	if (!np) {
 		fprintf(out,
 			"No workload has both a \"-rdma\" and a \"-tcp\" job.\n\n");
 		return;
@@ -268,36 +250,32 @@ static void comparisons_table(json_object *doc, const struct rio_report_opts *o,
 		"| Workload | Measures | RDMA | TCP | RDMA/TCP | RDMA IOPS | TCP IOPS | RDMA/TCP | RDMA p50 / p99 / p99.9 | TCP p50 / p99 / p99.9 | p50 RDMA/TCP | p99 RDMA/TCP |\n");
 	fprintf(out,
 		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	for (i = 0; i < rio_json_len(cs); i++)
-		pair_row(doc, json_object_array_get_idx(cs, i), o, out);
+	for (i = 0; i < np; i++)
+		pair_row(rd, rio_resultdoc_pair(rd, i), o, out);
 	fprintf(out, "\n");
-	if (rounds_of(doc))
-		rounds_table(doc, o, out);
-	host_cpu_table(doc, out);
-	cpu_table(doc, out);
+	if (nr)
+		rounds_table(rd, o, out);
+	host_cpu_table(rd, out);
+	cpu_table(rd, out);
 }
 
-static int is_target(json_object *r)
+static int is_target(const struct rio_res_job *r)
 {
-	const char *role = rio_json_str(r, "role");
-
-	return role && !strcmp(role, "target");
+	return r->role && !strcmp(r->role, "target");
 }
 
 /* fio's CPU of a job: "12.3 + 45.6 %, 1.23 s/GiB", or per 1,000 I/Os for
  * small ones, where a GiB is a figure no one moves. */
-static void fmt_cpu(char *buf, size_t n, json_object *cpu)
+static void fmt_cpu(char *buf, size_t n, const struct rio_res_job *r)
 {
-	double g = rio_json_num(cpu, "per_gib_s", NAN);
-	double k = rio_json_num(cpu, "per_kio_s", NAN);
+	double g = r->fio_cpu_per_gib_s, k = r->fio_cpu_per_kio_s;
 	char t[RIO_UNITS_LEN];
 
-	if (!cpu) {
+	if (!r->has_fio_cpu) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	snprintf(buf, n, "%.1f + %.1f %%", rio_json_num(cpu, "usr_pct", 0),
-		 rio_json_num(cpu, "sys_pct", 0));
+	snprintf(buf, n, "%.1f + %.1f %%", r->fio_usr_pct, r->fio_sys_pct);
 	/* bytes per I/O = GiB * per_kio / (1000 * per_gib) */
 	if (!isnan(g) && !isnan(k) && g > 0 && GIB * k / (1000 * g) < 32768) {
 		rio_units_ns(t, k * 1e9);
@@ -309,46 +287,44 @@ static void fmt_cpu(char *buf, size_t n, json_object *cpu)
 }
 
 /* A job's bandwidth and IOPS: with rounds, their range over the rounds. */
-static void job_figures(char *bw, char *iops, json_object *r, const char *dir,
-			const struct rio_report_opts *o)
+static void job_figures(char *bw, char *iops, const struct rio_res_job *r,
+			int dir, const struct rio_report_opts *o)
 {
-	json_object *d = rio_json_get(r, dir);
-	json_object *ov = rio_json_get(rio_json_get(r, "over_rounds"), dir);
+	const struct rio_res_figures *ov = &r->over_rounds.dir[dir];
 
-	if (ov) {
-		rio_cell_spread(bw, RIO_CELL_LEN, rio_json_get(ov, "bw_bytes"),
-				RIO_CELL_RATE, o->gbit);
-		rio_cell_spread(iops, RIO_CELL_LEN, rio_json_get(ov, "iops"),
-				RIO_CELL_COUNT, 0);
+	if (ov->set) {
+		rio_cell_spread(bw, RIO_CELL_LEN, &ov->bw_bytes, RIO_CELL_RATE,
+				o->gbit);
+		rio_cell_spread(iops, RIO_CELL_LEN, &ov->iops, RIO_CELL_COUNT,
+				0);
 		return;
 	}
-	rio_units_rate(bw, rio_json_num(d, "bw_bytes", NAN), o->gbit);
-	rio_units_count(iops, rio_json_num(d, "iops", NAN));
+	rio_units_rate(bw, r->dir[dir].bw_bytes, o->gbit);
+	rio_units_count(iops, r->dir[dir].iops);
 }
 
-static void job_rows(json_object *doc, const struct rio_report_opts *o,
-		     int targets, FILE *out)
+static void job_rows(const struct rio_resultdoc *rd,
+		     const struct rio_report_opts *o, int targets, FILE *out)
 {
 	static const char *const dirs[] = { "read", "write" };
-	json_object *rs = rio_json_get(doc, "results"), *r, *d;
 	char l[512], bw[RIO_CELL_LEN], iops[RIO_CELL_LEN], lat[128], cpu[96];
+	const struct rio_res_job *r;
 	size_t i;
 	int k;
 
-	for (i = 0; i < rio_json_len(rs); i++) {
-		r = json_object_array_get_idx(rs, i);
+	for (i = 0; i < rio_resultdoc_njobs(rd); i++) {
+		r = rio_resultdoc_job(rd, i);
 		if (is_target(r) != targets)
 			continue;
-		fmt_cpu(cpu, sizeof(cpu), rio_json_get(r, "fio_cpu"));
-		for (k = 0; k < 2; k++) {
-			d = rio_json_get(r, dirs[k]);
-			if (!d)
+		fmt_cpu(cpu, sizeof(cpu), r);
+		for (k = 0; k < RIO_RES_NDIRS; k++) {
+			if (!r->dir[k].set)
 				continue;
-			rio_cell_label(l, sizeof(l), r, "jobname", dirs[k],
-				       rio_cell_multi_host(doc, "results"));
-			job_figures(bw, iops, r, dirs[k], o);
-			rio_cell_lat(lat, sizeof(lat),
-				     rio_json_get(d, "clat_ns"));
+			rio_cell_label(l, sizeof(l), r->host, r->jobname,
+				       dirs[k],
+				       rio_resultdoc_jobs_multi_host(rd));
+			job_figures(bw, iops, r, k, o);
+			rio_cell_lat(lat, sizeof(lat), &r->dir[k].clat);
 			if (targets)
 				fprintf(out, "| %s | %s | %s | %s |\n", l, bw,
 					iops, cpu);
@@ -359,37 +335,36 @@ static void job_rows(json_object *doc, const struct rio_report_opts *o,
 	}
 }
 
-static int any_target(json_object *doc)
+static int any_target(const struct rio_resultdoc *rd)
 {
-	json_object *rs = rio_json_get(doc, "results");
 	size_t i;
 
-	for (i = 0; i < rio_json_len(rs); i++)
-		if (is_target(json_object_array_get_idx(rs, i)))
+	for (i = 0; i < rio_resultdoc_njobs(rd); i++)
+		if (is_target(rio_resultdoc_job(rd, i)))
 			return 1;
 	return 0;
 }
 
-static void jobs_table(json_object *doc, const struct rio_report_opts *o,
-		       FILE *out)
+static void jobs_table(const struct rio_resultdoc *rd,
+		       const struct rio_report_opts *o, FILE *out)
 {
 	fprintf(out, "## Jobs\n\n");
-	if (rounds_of(doc))
+	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
 			"Medians of the %d rounds; bandwidth and IOPS with the smallest and the largest round.\n\n",
-			rounds_of(doc));
+			rio_resultdoc_nrounds(rd));
 	fprintf(out,
 		"| Job | Bandwidth | IOPS | p50 / p99 / p99.9 | fio CPU usr + sys |\n");
 	fprintf(out, "|---|---:|---:|---:|---:|\n");
-	job_rows(doc, o, 0, out);
+	job_rows(rd, o, 0, out);
 	fprintf(out, "\n");
-	if (!any_target(doc))
+	if (!any_target(rd))
 		return;
 	fprintf(out,
 		"## Targets\n\nThe passive side of the jobs above: a target counts what it received as reads and what was read from it as writes; its latencies time its own loop, not the clients' requests.\n\n");
 	fprintf(out, "| Target | Bandwidth | IOPS | fio CPU usr + sys |\n");
 	fprintf(out, "|---|---:|---:|---:|\n");
-	job_rows(doc, o, 1, out);
+	job_rows(rd, o, 1, out);
 	fprintf(out, "\n");
 }
 
@@ -611,7 +586,7 @@ static void setup_remote(json_object *doc, FILE *out)
 }
 
 /* What the numbers were measured on, and how to read them, first. */
-static void setup(json_object *doc, FILE *out)
+static void setup(json_object *doc, const struct rio_resultdoc *rd, FILE *out)
 {
 	json_object *host = rio_json_get(doc, "host");
 	json_object *ver = rio_json_get(doc, "versions");
@@ -628,10 +603,10 @@ static void setup(json_object *doc, FILE *out)
 	setup_mounts(doc, out);
 	setup_fio_hosts(doc, out);
 	setup_remote(doc, out);
-	if (rounds_of(doc))
+	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
 			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
-			rounds_of(doc), rounds_of(doc));
+			rio_resultdoc_nrounds(rd), rio_resultdoc_nrounds(rd));
 	if (has_warning(doc, "software-rdma"))
 		fprintf(out,
 			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
@@ -730,18 +705,23 @@ static int print_flagged(json_object *checks, FILE *out)
 	return any;
 }
 
-void rio_report_write(json_object *doc, const struct rio_report_opts *o,
-		      FILE *out)
+int rio_report_write(json_object *doc, const struct rio_report_opts *o,
+		     FILE *out)
 {
 	json_object *checks = rio_json_get(doc, "checks");
 	json_object *warns = rio_json_get(doc, "warnings");
+	struct rio_resultdoc *rd;
 	size_t i;
+	int ret = rio_resultdoc_read(doc, &rd);
 
-	verdicts(doc, out);
-	setup(doc, out);
-	comparisons_table(doc, o, out);
-	rio_report_baselines_table(doc, o->gbit, out);
-	jobs_table(doc, o, out);
+	if (ret)
+		return ret;
+	verdicts(rd, out);
+	setup(doc, rd, out);
+	comparisons_table(rd, o, out);
+	rio_report_baselines_table(rd, o->gbit, out);
+	jobs_table(rd, o, out);
+	rio_resultdoc_delete(&rd);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))
 		fprintf(out, "- nothing flagged (%zu checks)\n",
@@ -754,11 +734,12 @@ void rio_report_write(json_object *doc, const struct rio_report_opts *o,
 								       i),
 					     "message"));
 	}
+	return 0;
 }
 
-void rio_report_table(json_object *doc, FILE *out)
+int rio_report_table(json_object *doc, FILE *out)
 {
 	const struct rio_report_opts o = { 0 };
 
-	rio_report_write(doc, &o, out);
+	return rio_report_write(doc, &o, out);
 }

@@ -15,12 +15,13 @@ struct rio_report_opts {
  * Markdown: the verdict of each RDMA/TCP pair, the setup, the RDMA vs TCP
  * table (bandwidth, IOPS and latency of both, with their ratios; fio's CPU
  * per GiB), the client jobs, the targets apart, flagged checks and
- * warnings. Figures in human units.
+ * warnings. Figures in human units. Returns 0, or -ENOMEM before it
+ * writes anything.
  */
-void rio_report_write(json_object *doc, const struct rio_report_opts *o,
-		      FILE *out);
+int rio_report_write(json_object *doc, const struct rio_report_opts *o,
+		     FILE *out);
 
 /* rio_report_write with the default options. */
-void rio_report_table(json_object *doc, FILE *out);
+int rio_report_table(json_object *doc, FILE *out);
 
 #endif

@@ -3,7 +3,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "base/jsonread.h"
 #include "read/cell.h"
 #include "read/report_baselines.h"
 #include "base/units.h"
@@ -11,87 +10,78 @@
 #define HOSTS_MAX 8
 
 /* A pair that reads data on both sides: what a copy is read against. */
-static bool is_seq_read(json_object *c)
+static bool is_seq_read(const struct rio_res_pair *c)
 {
-	return !strcmp(rio_json_str(c, "kind") ?: "", "bandwidth") &&
-	       !strcmp(rio_json_str(c, "direction") ?: "", "read") &&
-	       !strcmp(rio_json_str(c, "tcp_direction") ?: "", "read");
-}
-
-static double bw_of(json_object *b)
-{
-	return rio_json_num(b, "bw_bytes", NAN);
+	return !strcmp(c->kind ?: "", "bandwidth") &&
+	       !strcmp(c->direction ?: "", "read") &&
+	       !strcmp(c->tcp_direction ?: "", "read");
 }
 
 /* "16.0 MiB in 1.20 s" */
-static void fmt_copy(char *buf, size_t n, json_object *b)
+static void fmt_copy(char *buf, size_t n, const struct rio_res_baseline *b)
 {
 	char sz[RIO_UNITS_LEN], t[RIO_UNITS_LEN];
 
-	rio_units_bytes(sz, rio_json_num(b, "bytes", NAN));
-	rio_units_ns(t, rio_json_num(b, "elapsed_s", NAN) * 1e9);
+	rio_units_bytes(sz, b->bytes);
+	rio_units_ns(t, b->elapsed_s * 1e9);
 	snprintf(buf, n, "%s in %s", sz, t);
 }
 
-static void verdict(json_object *doc, json_object *b, FILE *out)
+static void verdict(const struct rio_resultdoc *rd,
+		    const struct rio_res_baseline *b, FILE *out)
 {
-	json_object *cs = rio_json_get(doc, "comparisons"), *c;
 	char copy[2 * RIO_UNITS_LEN + 8], bw[RIO_UNITS_LEN];
 	char r[RIO_UNITS_LEN], t[RIO_UNITS_LEN];
+	const struct rio_res_pair *c;
 	const char *sep = "";
 	size_t i;
 
-	if (!(bw_of(b) > 0)) {
-		fprintf(out, "- %s failed: %s (no figures)\n",
-			rio_json_str(b, "name"), rio_json_str(b, "error"));
+	if (!(b->bw_bytes > 0)) {
+		fprintf(out, "- %s failed: %s (no figures)\n", b->name,
+			b->error);
 		return;
 	}
 	fmt_copy(copy, sizeof(copy), b);
-	rio_units_rate(bw, bw_of(b), 0);
-	fprintf(out,
-		"- against %s (one file, %s: %s): ", rio_json_str(b, "name"),
-		copy, bw);
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
+	rio_units_rate(bw, b->bw_bytes, 0);
+	fprintf(out, "- against %s (one file, %s: %s): ", b->name, copy, bw);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		c = rio_resultdoc_pair(rd, i);
 		if (!is_seq_read(c))
 			continue;
-		rio_units_ratio(r, bw_of(rio_json_get(c, "rdma")) / bw_of(b));
-		rio_units_ratio(t, bw_of(rio_json_get(c, "tcp")) / bw_of(b));
+		rio_units_ratio(r, c->rdma.bw_bytes / b->bw_bytes);
+		rio_units_ratio(t, c->tcp.bw_bytes / b->bw_bytes);
 		fprintf(out,
 			"%s%s over NFS/RDMA %s %s's bandwidth, over NFS/TCP %s",
-			sep, rio_json_str(c, "workload"), r,
-			rio_json_str(b, "name"), t);
+			sep, c->workload, r, b->name, t);
 		sep = "; ";
 	}
 	fprintf(out, "%s",
 		*sep ? "" : "no sequential read pair to hold it against");
-	if (rio_json_get(b, "error"))
-		fprintf(out, " (%s)", rio_json_str(b, "error"));
+	if (b->error)
+		fprintf(out, " (%s)", b->error);
 	fprintf(out, "\n");
 }
 
-void rio_report_baselines_verdicts(json_object *doc, FILE *out)
+void rio_report_baselines_verdicts(const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *bs = rio_json_get(doc, "baselines");
 	size_t i;
 
-	for (i = 0; i < rio_json_len(bs); i++)
-		verdict(doc, json_object_array_get_idx(bs, i), out);
+	for (i = 0; i < rio_resultdoc_nbaselines(rd); i++)
+		verdict(rd, rio_resultdoc_baseline(rd, i), out);
 }
 
 /* The hosts whose CPU the baselines have, in their order. */
-static int hosts_of(json_object *bs, const char **h)
+static int hosts_of(const struct rio_resultdoc *rd, const char **h)
 {
-	json_object *hc;
+	const struct rio_res_cpus *hc;
 	const char *name;
 	size_t i, j;
 	int n = 0, k;
 
-	for (i = 0; i < rio_json_len(bs); i++) {
-		hc = rio_json_get(json_object_array_get_idx(bs, i), "host_cpu");
-		for (j = 0; j < rio_json_len(hc); j++) {
-			name = rio_json_str(json_object_array_get_idx(hc, j),
-					    "host");
+	for (i = 0; i < rio_resultdoc_nbaselines(rd); i++) {
+		hc = &rio_resultdoc_baseline(rd, i)->host_cpu;
+		for (j = 0; j < hc->n; j++) {
+			name = hc->v[j].host;
 			if (!name)
 				continue;
 			for (k = 0; k < n && strcmp(h[k], name); k++)
@@ -103,12 +93,6 @@ static int hosts_of(json_object *bs, const char **h)
 	return n;
 }
 
-/* The number at key of the member of arr whose host is host. */
-static double host_num(json_object *arr, const char *host, const char *key)
-{
-	return rio_json_num(rio_json_find(arr, "host", host), key, NAN);
-}
-
 static void cell_cpu(double per_gib, FILE *out)
 {
 	char t[RIO_UNITS_LEN];
@@ -117,8 +101,33 @@ static void cell_cpu(double per_gib, FILE *out)
 	fprintf(out, " %s |", isnan(per_gib) ? "-" : t);
 }
 
+/* The CPU of host in cpus, per unit of field (NaN: the host has none). */
+static double host_cpu(const struct rio_res_cpus *cpus, const char *host,
+		       double (*field)(const struct rio_res_cpu *))
+{
+	const struct rio_res_cpu *c = rio_res_cpus_find(cpus, host);
+
+	return c ? field(c) : NAN;
+}
+
+static double per_gib(const struct rio_res_cpu *c)
+{
+	return c->per_gib_s;
+}
+
+static double rdma_s(const struct rio_res_cpu *c)
+{
+	return c->rdma_s;
+}
+
+static double tcp_s(const struct rio_res_cpu *c)
+{
+	return c->tcp_s;
+}
+
 /* A bandwidth, with its range over the rounds when sp has one. */
-static void cell_bw(double bw, json_object *sp, int gbit, FILE *out)
+static void cell_bw(double bw, const struct rio_res_spread *sp, int gbit,
+		    FILE *out)
 {
 	char cell[RIO_CELL_LEN];
 
@@ -133,53 +142,48 @@ struct table {
 	double ref; /* the first baseline's bandwidth */
 };
 
-static void baseline_row(const struct table *t, json_object *b, FILE *out)
+static void baseline_row(const struct table *t,
+			 const struct rio_res_baseline *b, FILE *out)
 {
 	char copy[2 * RIO_UNITS_LEN + 8], r[RIO_UNITS_LEN];
-	json_object *sp =
-		rio_json_get(rio_json_get(b, "over_rounds"), "bw_bytes");
 	int k;
 
 	fmt_copy(copy, sizeof(copy), b);
-	rio_units_ratio(r, bw_of(b) / t->ref);
-	fprintf(out, "| %s (--baseline) |", rio_json_str(b, "name"));
-	cell_bw(bw_of(b), sp, t->gbit, out);
-	fprintf(out, " %s | %s |", r, bw_of(b) > 0 ? copy : "failed");
-	cell_cpu(rio_json_num(b, "cpu_per_gib_s", NAN), out);
+	rio_units_ratio(r, b->bw_bytes / t->ref);
+	fprintf(out, "| %s (--baseline) |", b->name);
+	cell_bw(b->bw_bytes, &b->over_rounds.bw_bytes, t->gbit, out);
+	fprintf(out, " %s | %s |", r, b->bw_bytes > 0 ? copy : "failed");
+	cell_cpu(b->cpu_per_gib_s, out);
 	for (k = 0; k < t->nhosts; k++)
-		cell_cpu(host_num(rio_json_get(b, "host_cpu"), t->hosts[k],
-				  "per_gib_s"),
-			 out);
+		cell_cpu(host_cpu(&b->host_cpu, t->hosts[k], per_gib), out);
 	fprintf(out, "\n");
 }
 
-/* One side of a sequential read pair: "rdma" or "tcp". */
-static void side_row(const struct table *t, json_object *c, const char *side,
-		     FILE *out)
+/* One side of a sequential read pair: RDMA's, or TCP's when tcp. */
+static void side_row(const struct table *t, const struct rio_res_pair *c,
+		     int tcp, FILE *out)
 {
-	json_object *s = rio_json_get(c, side);
-	json_object *sp = rio_json_get(
-		rio_json_get(rio_json_get(c, "over_rounds"), side), "bw_bytes");
-	char r[RIO_UNITS_LEN], key[16];
+	const struct rio_res_side *s = tcp ? &c->tcp : &c->rdma;
+	const struct rio_res_figures *sp =
+		tcp ? &c->over_rounds.tcp : &c->over_rounds.rdma;
+	char r[RIO_UNITS_LEN];
 	int k;
 
-	rio_units_ratio(r, bw_of(s) / t->ref);
-	fprintf(out, "| %s over NFS/%s (fio: %s) |",
-		rio_json_str(c, "workload"),
-		strcmp(side, "rdma") ? "TCP" : "RDMA",
-		rio_json_str(s, "jobname"));
-	cell_bw(bw_of(s), sp, t->gbit, out);
+	rio_units_ratio(r, s->bw_bytes / t->ref);
+	fprintf(out, "| %s over NFS/%s (fio: %s) |", c->workload,
+		tcp ? "TCP" : "RDMA", s->jobname);
+	cell_bw(s->bw_bytes, &sp->bw_bytes, t->gbit, out);
 	fprintf(out, " %s | - |", r);
-	cell_cpu(rio_json_num(s, "fio_cpu_per_gib_s", NAN), out);
-	snprintf(key, sizeof(key), "%s_s", side);
+	cell_cpu(s->fio_cpu_per_gib_s, out);
 	for (k = 0; k < t->nhosts; k++)
-		cell_cpu(host_num(rio_json_get(c, "host_cpu_per_gib"),
-				  t->hosts[k], key),
+		cell_cpu(host_cpu(&c->host_cpu_per_gib, t->hosts[k],
+				  tcp ? tcp_s : rdma_s),
 			 out);
 	fprintf(out, "\n");
 }
 
-static void head(const struct table *t, json_object *first, FILE *out)
+static void head(const struct table *t, const struct rio_res_baseline *first,
+		 FILE *out)
 {
 	int k;
 
@@ -187,7 +191,7 @@ static void head(const struct table *t, json_object *first, FILE *out)
 	fprintf(out,
 		"A baseline is one command, timed from its start to its exit (its start-up and any ssh login included); its bandwidth is the size of the one file it copied over that time. The NFS rows are fio's sequential read jobs, with their own job count and requests in flight. Own CPU: the command's processes (over an ssh master connection the encryption is the master's, not theirs), or fio's job threads; each host's CPU is its busy time over the copy's or the job's window.\n\n");
 	fprintf(out, "| What | Bandwidth | vs %s | Copied | Own CPU per GiB |",
-		rio_json_str(first, "name"));
+		first->name);
 	for (k = 0; k < t->nhosts; k++)
 		fprintf(out, " %s CPU per GiB |", t->hosts[k]);
 	fprintf(out, "\n|---|---:|---:|---:|---:|");
@@ -196,43 +200,50 @@ static void head(const struct table *t, json_object *first, FILE *out)
 	fprintf(out, "\n");
 }
 
-void rio_report_baselines_table(json_object *doc, int gbit, FILE *out)
+static void commands(const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *bs = rio_json_get(doc, "baselines"), *cs, *c;
-	json_object *first;
-	struct table t = { .gbit = gbit };
+	const struct rio_res_baseline *b;
 	size_t i;
 
-	if (!rio_json_len(bs))
-		return;
-	t.nhosts = hosts_of(bs, t.hosts);
-	/* Ratios to the first baseline that has figures. */
-	first = json_object_array_get_idx(bs, 0);
-	t.ref = NAN;
-	for (i = 0; i < rio_json_len(bs) && isnan(t.ref); i++)
-		if (bw_of(json_object_array_get_idx(bs, i)) > 0) {
-			t.ref = bw_of(json_object_array_get_idx(bs, i));
-			first = json_object_array_get_idx(bs, i);
-		}
-	head(&t, first, out);
-	for (i = 0; i < rio_json_len(bs); i++)
-		baseline_row(&t, json_object_array_get_idx(bs, i), out);
-	cs = rio_json_get(doc, "comparisons");
-	for (i = 0; i < rio_json_len(cs); i++) {
-		c = json_object_array_get_idx(cs, i);
-		if (!is_seq_read(c))
-			continue;
-		side_row(&t, c, "rdma", out);
-		side_row(&t, c, "tcp", out);
-	}
-	fprintf(out, "\n");
-	for (i = 0; i < rio_json_len(bs); i++) {
-		c = json_object_array_get_idx(bs, i);
-		fprintf(out, "- %s: `%s`", rio_json_str(c, "name"),
-			rio_json_str(c, "command"));
-		if (rio_json_get(c, "error"))
-			fprintf(out, ": %s", rio_json_str(c, "error"));
+	for (i = 0; i < rio_resultdoc_nbaselines(rd); i++) {
+		b = rio_resultdoc_baseline(rd, i);
+		fprintf(out, "- %s: `%s`", b->name, b->command);
+		if (b->error)
+			fprintf(out, ": %s", b->error);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
+}
+
+void rio_report_baselines_table(const struct rio_resultdoc *rd, int gbit,
+				FILE *out)
+{
+	size_t i, nb = rio_resultdoc_nbaselines(rd);
+	const struct rio_res_baseline *first;
+	const struct rio_res_pair *c;
+	struct table t = { .gbit = gbit };
+
+	if (!nb)
+		return;
+	t.nhosts = hosts_of(rd, t.hosts);
+	/* Ratios to the first baseline that has figures. */
+	first = rio_resultdoc_baseline(rd, 0);
+	t.ref = NAN;
+	for (i = 0; i < nb && isnan(t.ref); i++)
+		if (rio_resultdoc_baseline(rd, i)->bw_bytes > 0) {
+			first = rio_resultdoc_baseline(rd, i);
+			t.ref = first->bw_bytes;
+		}
+	head(&t, first, out);
+	for (i = 0; i < nb; i++)
+		baseline_row(&t, rio_resultdoc_baseline(rd, i), out);
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		c = rio_resultdoc_pair(rd, i);
+		if (!is_seq_read(c))
+			continue;
+		side_row(&t, c, 0, out);
+		side_row(&t, c, 1, out);
+	}
+	fprintf(out, "\n");
+	commands(rd, out);
 }

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include <json-c/json.h>
+#include "result/resultdoc.h"
 
 /*
  * The report's part on a result's baselines (rdmaio run --baseline): one
@@ -14,7 +14,8 @@
  * first baseline and each host's CPU per GiB (rates in Gb/s when gbit).
  * Nothing without baselines.
  */
-void rio_report_baselines_verdicts(json_object *doc, FILE *out);
-void rio_report_baselines_table(json_object *doc, int gbit, FILE *out);
+void rio_report_baselines_verdicts(const struct rio_resultdoc *rd, FILE *out);
+void rio_report_baselines_table(const struct rio_resultdoc *rd, int gbit,
+				FILE *out);
 
 #endif

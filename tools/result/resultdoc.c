@@ -18,6 +18,9 @@ struct rio_resultdoc {
 	size_t nbaselines;
 	const char **cpu_hosts;
 	size_t ncpu_hosts;
+	int nrounds, has_cpu;
+	const char *cpu_match;
+	double link_ceiling;
 };
 
 static const char *const dir_names[RIO_RES_NDIRS] = { "read", "write" };
@@ -33,6 +36,43 @@ static struct rio_res_lat lat_of(json_object *clat)
 				     .p50 = num(clat, "p50"),
 				     .p99 = num(clat, "p99"),
 				     .p99_9 = num(clat, "p99_9") };
+}
+
+static int is_object(json_object *o)
+{
+	return o && json_object_is_type(o, json_type_object);
+}
+
+static struct rio_res_spread spread_of(json_object *o)
+{
+	return (struct rio_res_spread){ .set = is_object(o),
+					.n = (int)rio_json_num(o, "n", 0),
+					.median = num(o, "median"),
+					.min = num(o, "min"),
+					.max = num(o, "max") };
+}
+
+static struct rio_res_ratio ratio_of(json_object *o)
+{
+	return (struct rio_res_ratio){ .set = is_object(o),
+				       .n = (int)rio_json_num(o, "n", 0),
+				       .median = num(o, "median"),
+				       .min = num(o, "min"),
+				       .max = num(o, "max"),
+				       .geomean = num(o, "geomean"),
+				       .ci95_low = num(o, "ci95_low"),
+				       .ci95_high = num(o, "ci95_high") };
+}
+
+static struct rio_res_figures figures_of(json_object *o)
+{
+	return (struct rio_res_figures){
+		.set = is_object(o),
+		.bw_bytes = spread_of(rio_json_get(o, "bw_bytes")),
+		.iops = spread_of(rio_json_get(o, "iops")),
+		.p50 = spread_of(rio_json_get(o, "p50")),
+		.p99 = spread_of(rio_json_get(o, "p99")),
+	};
 }
 
 /* Arrays of the model: one allocation each, freed with it. */
@@ -78,6 +118,7 @@ static void dir_of(struct rio_res_dir *d, json_object *o)
 static int job_of(struct rio_res_job *j, json_object *r)
 {
 	json_object *cpu = rio_json_get(r, "fio_cpu");
+	json_object *ov = rio_json_get(r, "over_rounds");
 	int d;
 
 	j->host = rio_json_str(r, "host");
@@ -87,11 +128,18 @@ static int job_of(struct rio_res_job *j, json_object *r)
 	j->transport = rio_json_str(r, "transport");
 	j->groupid = (int)rio_json_num(r, "groupid", 0);
 	j->error = (int)rio_json_num(r, "error", 0);
-	for (d = 0; d < RIO_RES_NDIRS; d++)
+	j->over_rounds.rounds = (int)rio_json_num(ov, "rounds", 0);
+	for (d = 0; d < RIO_RES_NDIRS; d++) {
 		dir_of(&j->dir[d], rio_json_get(r, dir_names[d]));
+		j->over_rounds.dir[d] =
+			figures_of(rio_json_get(ov, dir_names[d]));
+	}
 	j->has_fio_cpu = cpu != NULL;
 	j->fio_cpu_s = num(cpu, "cpu_s");
 	j->fio_cpu_per_gib_s = num(cpu, "per_gib_s");
+	j->fio_cpu_per_kio_s = num(cpu, "per_kio_s");
+	j->fio_usr_pct = rio_json_num(cpu, "usr_pct", 0);
+	j->fio_sys_pct = rio_json_num(cpu, "sys_pct", 0);
 	return cpus_of(&j->host_cpu, rio_json_get(r, "host_cpu"));
 }
 
@@ -104,6 +152,33 @@ static struct rio_res_side side_of(json_object *s)
 		.fio_cpu_per_gib_s = num(s, "fio_cpu_per_gib_s"),
 		.clat = lat_of(rio_json_get(s, "clat_ns")),
 	};
+}
+
+static int pair_rounds_of(struct rio_res_pair *p, json_object *ov)
+{
+	json_object *hc = rio_json_get(ov, "host_cpu_per_gib"), *h;
+	struct rio_res_host_ratio *v;
+	size_t i, n = rio_json_len(hc);
+
+	p->over_rounds.rounds = (int)rio_json_num(ov, "rounds", 0);
+	p->over_rounds.rdma = figures_of(rio_json_get(ov, "rdma"));
+	p->over_rounds.tcp = figures_of(rio_json_get(ov, "tcp"));
+	p->over_rounds.bw_ratio = ratio_of(rio_json_get(ov, "bw_ratio"));
+	p->over_rounds.iops_ratio = ratio_of(rio_json_get(ov, "iops_ratio"));
+	p->over_rounds.p50_ratio = ratio_of(rio_json_get(ov, "p50_ratio"));
+	p->over_rounds.p99_ratio = ratio_of(rio_json_get(ov, "p99_ratio"));
+	p->over_rounds.fio_cpu_per_gib_ratio =
+		ratio_of(rio_json_get(ov, "fio_cpu_per_gib_ratio"));
+	p->over_rounds.host_cpu_per_gib = v = array_of(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->over_rounds.nhost_cpu_per_gib = n;
+	for (i = 0; i < n; i++) {
+		h = json_object_array_get_idx(hc, i);
+		v[i].host = rio_json_str(h, "host");
+		v[i].ratio = ratio_of(rio_json_get(h, "ratio"));
+	}
+	return 0;
 }
 
 static int pair_of(struct rio_res_pair *p, json_object *c)
@@ -121,15 +196,27 @@ static int pair_of(struct rio_res_pair *p, json_object *c)
 	p->p50_ratio = num(c, "p50_ratio");
 	p->p99_ratio = num(c, "p99_ratio");
 	p->fio_cpu_per_gib_ratio = num(c, "fio_cpu_per_gib_ratio");
+	if (pair_rounds_of(p, rio_json_get(c, "over_rounds")))
+		return -ENOMEM;
 	return cpus_of(&p->host_cpu_per_gib,
 		       rio_json_get(c, "host_cpu_per_gib"));
 }
 
 static int baseline_of(struct rio_res_baseline *b, json_object *o)
 {
+	json_object *ov = rio_json_get(o, "over_rounds");
+
 	b->name = rio_json_str(o, "name");
+	b->command = rio_json_str(o, "command");
 	b->error = rio_json_str(o, "error");
+	b->bytes = num(o, "bytes");
+	b->elapsed_s = num(o, "elapsed_s");
 	b->bw_bytes = num(o, "bw_bytes");
+	b->cpu_per_gib_s = num(o, "cpu_per_gib_s");
+	b->over_rounds.rounds = (int)rio_json_num(ov, "rounds", 0);
+	b->over_rounds.failed = (int)rio_json_num(ov, "failed", 0);
+	b->over_rounds.bw_bytes = spread_of(rio_json_get(ov, "bw_bytes"));
+	b->over_rounds.elapsed_s = spread_of(rio_json_get(ov, "elapsed_s"));
 	return cpus_of(&b->host_cpu, rio_json_get(o, "host_cpu"));
 }
 
@@ -153,6 +240,17 @@ static int cpu_hosts_of(struct rio_resultdoc *rd)
 	return 0;
 }
 
+static double link_ceiling_of(json_object *links)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(links); i++)
+		sum += rio_json_num(json_object_array_get_idx(links, i),
+				    "ceiling_bytes_per_s", 0);
+	return i ? sum : NAN;
+}
+
 static int read_all(struct rio_resultdoc *rd)
 {
 	json_object *rs = rio_json_get(rd->doc, "results");
@@ -161,6 +259,10 @@ static int read_all(struct rio_resultdoc *rd)
 	size_t i;
 
 	rd->hostname = rio_json_str(rio_json_get(rd->doc, "host"), "hostname");
+	rd->nrounds = (int)rio_json_len(rio_json_get(rd->doc, "rounds"));
+	rd->has_cpu = rio_json_get(rd->doc, "cpu") != NULL;
+	rd->cpu_match = rio_json_str(rio_json_get(rd->doc, "cpu"), "match");
+	rd->link_ceiling = link_ceiling_of(rio_json_get(rd->doc, "links"));
 	rd->jobs = array_of(rio_json_len(rs), sizeof(*rd->jobs));
 	rd->pairs = array_of(rio_json_len(cs), sizeof(*rd->pairs));
 	rd->baselines = array_of(rio_json_len(bs), sizeof(*rd->baselines));
@@ -208,8 +310,10 @@ void rio_resultdoc_delete(struct rio_resultdoc **rdp)
 	 * entries free NULL. */
 	for (i = 0; rd->jobs && i <= rd->njobs; i++)
 		free((void *)rd->jobs[i].host_cpu.v);
-	for (i = 0; rd->pairs && i <= rd->npairs; i++)
+	for (i = 0; rd->pairs && i <= rd->npairs; i++) {
 		free((void *)rd->pairs[i].host_cpu_per_gib.v);
+		free((void *)rd->pairs[i].over_rounds.host_cpu_per_gib);
+	}
 	for (i = 0; rd->baselines && i <= rd->nbaselines; i++)
 		free((void *)rd->baselines[i].host_cpu.v);
 	free(rd->jobs);
@@ -224,6 +328,59 @@ void rio_resultdoc_delete(struct rio_resultdoc **rdp)
 const char *rio_resultdoc_hostname(const struct rio_resultdoc *rd)
 {
 	return rd->hostname;
+}
+
+int rio_resultdoc_nrounds(const struct rio_resultdoc *rd)
+{
+	return rd->nrounds;
+}
+
+int rio_resultdoc_has_cpu(const struct rio_resultdoc *rd)
+{
+	return rd->has_cpu;
+}
+
+const char *rio_resultdoc_cpu_match(const struct rio_resultdoc *rd)
+{
+	return rd->cpu_match;
+}
+
+double rio_resultdoc_link_ceiling(const struct rio_resultdoc *rd)
+{
+	return rd->link_ceiling;
+}
+
+/* Takes one more row's host into *first: 1 once two rows' differ. */
+static int host_differs(const char **first, const char *h)
+{
+	if (!h)
+		return 0;
+	if (*first && strcmp(*first, h))
+		return 1;
+	*first = h;
+	return 0;
+}
+
+int rio_resultdoc_jobs_multi_host(const struct rio_resultdoc *rd)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < rd->njobs; i++)
+		if (host_differs(&first, rd->jobs[i].host))
+			return 1;
+	return 0;
+}
+
+int rio_resultdoc_pairs_multi_host(const struct rio_resultdoc *rd)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < rd->npairs; i++)
+		if (host_differs(&first, rd->pairs[i].host))
+			return 1;
+	return 0;
 }
 
 size_t rio_resultdoc_njobs(const struct rio_resultdoc *rd)

@@ -15,6 +15,27 @@
  */
 struct rio_resultdoc;
 
+/* One figure over the rounds (a result of rounds' over_rounds): its
+ * median, smallest and largest round, and how many rounds had it; set 0
+ * when the result holds none (null, or not a result of rounds). */
+struct rio_res_spread {
+	int set, n;
+	double median, min, max;
+};
+
+/* An RDMA/TCP ratio over the rounds: as a spread, with the geometric
+ * mean of the rounds' ratios and its 95 % interval (NaN: none). */
+struct rio_res_ratio {
+	int set, n;
+	double median, min, max, geomean, ci95_low, ci95_high;
+};
+
+/* A direction's or a side's figures over the rounds. */
+struct rio_res_figures {
+	int set;
+	struct rio_res_spread bw_bytes, iops, p50, p99;
+};
+
 /* Completion latency percentiles of one direction or side, ns. */
 struct rio_res_lat {
 	double mean, p50, p99, p99_9;
@@ -48,8 +69,13 @@ struct rio_res_job {
 	int groupid, error;
 	struct rio_res_dir dir[RIO_RES_NDIRS];
 	int has_fio_cpu; /* fio_cpu not null */
-	double fio_cpu_s, fio_cpu_per_gib_s;
+	double fio_cpu_s, fio_cpu_per_gib_s, fio_cpu_per_kio_s;
+	double fio_usr_pct, fio_sys_pct;
 	struct rio_res_cpus host_cpu;
+	struct {
+		int rounds; /* 0: not a result of rounds */
+		struct rio_res_figures dir[RIO_RES_NDIRS];
+	} over_rounds;
 };
 
 /* One transport's side of a pair. */
@@ -57,6 +83,12 @@ struct rio_res_side {
 	const char *jobname;
 	double bw_bytes, iops, fio_cpu_per_gib_s;
 	struct rio_res_lat clat;
+};
+
+/* A pair's CPU ratio on one host over the rounds. */
+struct rio_res_host_ratio {
+	const char *host;
+	struct rio_res_ratio ratio;
 };
 
 /* comparisons[i]: a workload's RDMA job against its TCP job. */
@@ -67,13 +99,25 @@ struct rio_res_pair {
 	double bw_ratio, iops_ratio, p50_ratio, p99_ratio;
 	double fio_cpu_per_gib_ratio;
 	struct rio_res_cpus host_cpu_per_gib;
+	struct {
+		int rounds; /* 0: not a result of rounds */
+		struct rio_res_figures rdma, tcp;
+		struct rio_res_ratio bw_ratio, iops_ratio, p50_ratio, p99_ratio,
+			fio_cpu_per_gib_ratio;
+		const struct rio_res_host_ratio *host_cpu_per_gib;
+		size_t nhost_cpu_per_gib;
+	} over_rounds;
 };
 
 /* baselines[i]: a --baseline copy. */
 struct rio_res_baseline {
-	const char *name, *error;
-	double bw_bytes;
+	const char *name, *command, *error;
+	double bytes, elapsed_s, bw_bytes, cpu_per_gib_s;
 	struct rio_res_cpus host_cpu;
+	struct {
+		int rounds, failed; /* rounds 0: not a result of rounds */
+		struct rio_res_spread bw_bytes, elapsed_s;
+	} over_rounds;
 };
 
 /* Reads doc (a result). Returns 0, or -ENOMEM (nothing allocated). */
@@ -82,6 +126,23 @@ void rio_resultdoc_delete(struct rio_resultdoc **rd);
 
 /* This host's name (host.hostname). */
 const char *rio_resultdoc_hostname(const struct rio_resultdoc *rd);
+
+/* How many rounds it holds (rdmaio run --repeat N), 0 without rounds[]. */
+int rio_resultdoc_nrounds(const struct rio_resultdoc *rd);
+
+/* Whether the hosts' CPU was watched (cpu), and how its windows were
+ * matched to the jobs (cpu.match; NULL when not said). */
+int rio_resultdoc_has_cpu(const struct rio_resultdoc *rd);
+const char *rio_resultdoc_cpu_match(const struct rio_resultdoc *rd);
+
+/* The links' payload ceiling, bytes/s: the sum over links[] (each port
+ * the jobs used); NaN without links. */
+double rio_resultdoc_link_ceiling(const struct rio_resultdoc *rd);
+
+/* Whether the jobs (pairs) come from more than one host: their labels
+ * then name it. */
+int rio_resultdoc_jobs_multi_host(const struct rio_resultdoc *rd);
+int rio_resultdoc_pairs_multi_host(const struct rio_resultdoc *rd);
 
 size_t rio_resultdoc_njobs(const struct rio_resultdoc *rd);
 const struct rio_res_job *rio_resultdoc_job(const struct rio_resultdoc *rd,
