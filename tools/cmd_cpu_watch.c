@@ -5,7 +5,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "rc_log.h"
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 
 int rio_cmd_cpu_watch(struct rio_args *a)
 {

@@ -4,9 +4,9 @@
 # compares results; the command line is on top: rdmaio.c (main, the option
 # tables), args.c, options.c and a cmd_*.c per subcommand.
 RDMAIO_BASE := jsonread strv units text tmpdir
-RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote cpustat \
+RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote \
 	cpuwatch taskwatch mountwatch runwatch baseline
-RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpucost check check_loopback \
+RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpustat cpucost check check_loopback \
 	check_nfs schema host envstatus envdoc result outfile resultdoc
 RDMAIO_READ := report report_baselines cell chart gpstr csvout compare changes noise
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "result/cpucost.h"
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 #include "run/cpuwatch.h"
 #include "read/csvout.h"
 #include "result/derive.h"

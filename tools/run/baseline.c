@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "run/baseline.h"
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 #include "rc_log.h"
 #include "rc_spawn.h"
 #include "base/strv.h"

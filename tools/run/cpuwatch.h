@@ -4,7 +4,7 @@
 
 #include <json-c/json.h>
 
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 
 /*
  * The CPU counters of every host of a run, as time series on this host's

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 #include "run/cpuwatch.h"
 #include "rc_log.h"
 #include "run/mountwatch.h"

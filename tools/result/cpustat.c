@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/cpustat.h"
+#include "result/cpustat.h"
 #include "rc_file.h"
 #include "base/jsonread.h"
 
