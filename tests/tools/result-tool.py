@@ -167,8 +167,12 @@ def comparisons(path, n):
 
 # host_cpu_per_gib lists the hosts whose CPU was measured over both jobs'
 # windows: on a loaded host a half-second job's window may hold no reading.
+# cpu.match and matched say how the windows were matched to the jobs, from
+# when the task watch (every 100 ms) saw each job's process: on a loaded
+# host two short jobs may be seen running at once in one run and not in the
+# next (the matching itself is unit-tested in tests/tools/test-cpu.c).
 MEASURED_KEYS = {"time", "timestamp", "timestamp_ms", "created", "bins", "verdict",
-                 "host_cpu_per_gib"}
+                 "host_cpu_per_gib", "match", "matched"}
 
 
 def mask(v, key=None):
