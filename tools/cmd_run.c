@@ -248,7 +248,8 @@ static int run_fio(const struct rio_args *a, const struct rio_fio_host *hosts,
 			  &in->fio_output);
 	if (!ret && a->nbaselines)
 		ret = run_baselines(a, in, watch);
-	rio_runwatch_finish(watch, in);
+	if (rio_runwatch_finish(watch, in) && !ret)
+		ret = -ENOMEM;
 	return ret;
 }
 

@@ -276,12 +276,12 @@ static json_object *attribute(json_object *results, json_object *comps,
 	struct rio_cpucost_in in = { .results = results,
 				     .comparisons = comps,
 				     .map = map,
-				     .cpu = cw,
 				     .tasks = tasks,
 				     .ntasks = n };
 	struct rio_fio_output *fio;
 	json_object *cpu;
 
+	assert_int_equal(rio_cpuwatch_record(cw, &in.cpu, &in.ncpu), 0);
 	assert_int_equal(rio_fio_output_read(out, 1, map, &fio), 0);
 	in.fio = fio;
 	cpu = rio_cpucost_attribute(&in);

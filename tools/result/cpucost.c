@@ -6,13 +6,10 @@
 #include <string.h>
 
 #include "result/cpucost.h"
-#include "run/cpuwatch.h"
 #include "result/fiooutput.h"
-#include "run/fiorun.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
-#include "run/taskwatch.h"
 
 struct window {
 	double a, b; /* on this host's CLOCK_MONOTONIC; b == 0: none */
@@ -302,11 +299,17 @@ static json_object *host_cost(const char *host, const struct rio_cpustat *v,
 	return o;
 }
 
-/* The result's name of series i: this host's, or its fio client's. */
-static char *series_host(struct rio_cpuwatch *cw, int i,
+/* The CPU series of every watched host. */
+struct series {
+	const struct rio_cpu_series *v;
+	int n;
+};
+
+/* The result's name of series s: this host's, or its fio client's. */
+static char *series_host(const struct rio_cpu_series *s,
 			 const struct rio_hostmap *map)
 {
-	const char *client = rio_cpuwatch_client(cw, i);
+	const char *client = s->client;
 	char *fio_name, *name;
 
 	if (!client)
@@ -317,19 +320,18 @@ static char *series_host(struct rio_cpuwatch *cw, int i,
 	return name;
 }
 
-static json_object *costs(struct rio_cpuwatch *cw,
-			  const struct rio_hostmap *map, const struct window *w,
-			  struct rio_moved m)
+static json_object *costs(struct series cpu, const struct rio_hostmap *map,
+			  const struct window *w, struct rio_moved m)
 {
 	json_object *arr = json_object_new_array(), *c;
-	const struct rio_cpustat *v;
+	const struct rio_cpu_series *s;
 	char *host;
-	int i, n;
+	int i;
 
-	for (i = 0; i < rio_cpuwatch_count(cw); i++) {
-		v = rio_cpuwatch_series(cw, i, &n);
-		host = series_host(cw, i, map);
-		c = host && v ? host_cost(host, v, n, w, m) : NULL;
+	for (i = 0; i < cpu.n; i++) {
+		s = &cpu.v[i];
+		host = series_host(s, map);
+		c = host && s->v ? host_cost(host, s->v, s->n, w, m) : NULL;
 		if (c)
 			json_object_array_add(arr, c);
 		free(host);
@@ -337,13 +339,13 @@ static json_object *costs(struct rio_cpuwatch *cw,
 	return arr;
 }
 
-json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+json_object *rio_cpucost_window(const struct rio_cpu_series *cpu, int ncpu,
 				const struct rio_hostmap *map, double a,
 				double b, struct rio_moved m)
 {
 	const struct window w = { a, b };
 
-	return costs(cw, map, &w, m);
+	return costs((struct series){ cpu, ncpu }, map, &w, m);
 }
 
 /* The union of the windows of one job's entries, and what they moved. */
@@ -376,9 +378,9 @@ static int job_window(const struct rio_fio_output *fio, const struct window *w,
 }
 
 static json_object *side_costs(const struct rio_fio_output *fio,
-			       const struct rio_hostmap *map,
-			       struct rio_cpuwatch *cw, const struct window *w,
-			       json_object *c, const char *side)
+			       const struct rio_hostmap *map, struct series cpu,
+			       const struct window *w, json_object *c,
+			       const char *side)
 {
 	struct rio_moved m;
 	struct window u;
@@ -386,7 +388,7 @@ static json_object *side_costs(const struct rio_fio_output *fio,
 	if (!job_window(fio, w, rio_json_str(c, "host"),
 			rio_json_str(rio_json_get(c, side), "jobname"), &u, &m))
 		return NULL;
-	return costs(cw, map, &u, m);
+	return costs(cpu, map, &u, m);
 }
 
 static json_object *host_ratio(json_object *r, json_object *t)
@@ -407,7 +409,7 @@ static json_object *host_ratio(json_object *r, json_object *t)
 /* Each comparison's CPU per GiB on every host, RDMA over TCP. */
 static void pair_costs(json_object *comparisons,
 		       const struct rio_fio_output *fio,
-		       const struct rio_hostmap *map, struct rio_cpuwatch *cw,
+		       const struct rio_hostmap *map, struct series cpu,
 		       const struct window *w)
 {
 	json_object *c, *r, *t, *arr;
@@ -415,8 +417,8 @@ static void pair_costs(json_object *comparisons,
 
 	for (i = 0; i < rio_json_len(comparisons); i++) {
 		c = json_object_array_get_idx(comparisons, i);
-		r = side_costs(fio, map, cw, w, c, "rdma");
-		t = side_costs(fio, map, cw, w, c, "tcp");
+		r = side_costs(fio, map, cpu, w, c, "rdma");
+		t = side_costs(fio, map, cpu, w, c, "tcp");
 		arr = json_object_new_array();
 		for (j = 0; j < rio_json_len(r); j++)
 			for (k = 0; k < rio_json_len(t); k++)
@@ -441,9 +443,8 @@ static void pair_costs(json_object *comparisons,
 	}
 }
 
-static json_object *cpu_doc(struct rio_cpuwatch *cw,
-			    const struct rio_hostmap *map, const char *how,
-			    int matched)
+static json_object *cpu_doc(struct series cpu, const struct rio_hostmap *map,
+			    const char *how, int matched)
 {
 	json_object *o = json_object_new_object(), *hosts, *h;
 	char *name;
@@ -456,9 +457,9 @@ static json_object *cpu_doc(struct rio_cpuwatch *cw,
 	json_object_object_add(o, "match", json_object_new_string(how));
 	json_object_object_add(o, "matched", json_object_new_boolean(matched));
 	hosts = json_object_new_array();
-	for (i = 0; i < rio_cpuwatch_count(cw); i++) {
-		h = rio_cpuwatch_json(cw, i);
-		name = series_host(cw, i, map);
+	for (i = 0; i < cpu.n; i++) {
+		h = rio_runrecord_series_json(&cpu.v[i]);
+		name = series_host(&cpu.v[i], map);
 		json_object_object_add(h, "host",
 				       json_object_new_string(name ?: "?"));
 		free(name);
@@ -471,6 +472,7 @@ static json_object *cpu_doc(struct rio_cpuwatch *cw,
 json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 {
 	int i, n = rio_fio_output_njobs(in->fio), nlocal = 0, matched = 0;
+	const struct series cpu = { in->cpu, in->ncpu };
 	struct window *w = calloc(n + 1, sizeof(*w));
 	int *local = calloc(n + 1, sizeof(*local));
 	char how[1024];
@@ -489,14 +491,14 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 		r = json_object_array_get_idx(in->results, i);
 		json_object_object_add(
 			r, "host_cpu",
-			w[i].b ? costs(in->cpu, in->map, &w[i],
+			w[i].b ? costs(cpu, in->map, &w[i],
 				       rio_summary_moved(
 					       rio_fio_output_job(in->fio, i)))
 			       : NULL);
 	}
 	if (w)
-		pair_costs(in->comparisons, in->fio, in->map, in->cpu, w);
+		pair_costs(in->comparisons, in->fio, in->map, cpu, w);
 	free(w);
 	free(local);
-	return cpu_doc(in->cpu, in->map, how, matched);
+	return cpu_doc(cpu, in->map, how, matched);
 }

@@ -4,13 +4,11 @@
 
 #include <json-c/json.h>
 
+#include "result/runrecord.h"
 #include "result/summary.h"
 
-struct rio_cpuwatch;
 struct rio_fio_output;
 struct rio_hostmap;
-struct rio_task;
-struct rio_fio_host;
 
 /*
  * The hosts' CPU time over each job's own time window, in the result.
@@ -37,7 +35,8 @@ struct rio_cpucost_in {
 	json_object *comparisons;
 	const struct rio_fio_output *fio;
 	const struct rio_hostmap *map;
-	struct rio_cpuwatch *cpu;
+	const struct rio_cpu_series *cpu; /* every watched host's */
+	int ncpu;
 	const struct rio_task *tasks; /* NULL: a run imported from JSON */
 	int ntasks;
 	const struct rio_fio_host *hosts; /* --section filters per host */
@@ -51,7 +50,7 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in);
  * what moved m, as host_cpu objects; a host whose series does not cover
  * the window is left out. For a --baseline's run.
  */
-json_object *rio_cpucost_window(struct rio_cpuwatch *cw,
+json_object *rio_cpucost_window(const struct rio_cpu_series *cpu, int ncpu,
 				const struct rio_hostmap *map, double a,
 				double b, struct rio_moved m);
 

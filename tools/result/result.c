@@ -12,7 +12,6 @@
 #include "result/derive.h"
 #include "result/envstatus.h"
 #include "rc_file.h"
-#include "run/fiohosts.h"
 #include "result/host.h"
 #include "result/hostmap.h"
 #include "base/jsonread.h"
@@ -66,9 +65,9 @@ static json_object *fio_block(const struct rio_result_in *in,
 			clients, json_object_new_string(in->hosts[i].client));
 	json_object_object_add(f, "clients", clients);
 	if (in->nhosts)
-		json_object_object_add(f, "hosts",
-				       rio_fiohosts_json(in->hosts, in->nhosts,
-							 map));
+		json_object_object_add(
+			f, "hosts",
+			rio_runrecord_hosts_json(in->hosts, in->nhosts, map));
 	if (in->nrounds <= 1)
 		json_object_object_add(f, "output",
 				       json_object_get(in->fio_output));
@@ -279,9 +278,9 @@ static json_object *baselines_json(const struct rio_result_in *r,
 		w = rio_json_get(b, "window");
 		json_object_object_add(
 			b, "host_cpu",
-			r->cpu && moved.bytes > 0
+			r->ncpu && moved.bytes > 0
 				? rio_cpucost_window(
-					  r->cpu, map,
+					  r->cpu, r->ncpu, map,
 					  rio_json_num(w, "start_s", 0),
 					  rio_json_num(w, "end_s", 0), moved)
 				: json_object_new_array());
@@ -317,13 +316,14 @@ static void measure(json_object *dst, const struct measure *m)
 			       rio_summary_results(m->fio, m->in->job_files));
 	json_object_object_add(dst, "comparisons",
 			       rio_derive_comparisons(m->fio));
-	if (m->r->cpu) {
+	if (m->r->ncpu) {
 		const struct rio_cpucost_in c = {
 			.results = rio_json_get(dst, "results"),
 			.comparisons = rio_json_get(dst, "comparisons"),
 			.fio = m->fio,
 			.map = m->map,
 			.cpu = m->r->cpu,
+			.ncpu = m->r->ncpu,
 			.tasks = m->r->tasks,
 			.ntasks = m->r->ntasks,
 			.hosts = m->in->hosts,

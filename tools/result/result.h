@@ -5,11 +5,9 @@
 #include <json-c/json.h>
 
 #include "result/check.h"
+#include "result/runrecord.h"
 
-struct rio_cpuwatch;
-struct rio_fio_host;
 struct rio_hostmap;
-struct rio_task;
 
 /* What a result is built from; the result takes its own references. */
 struct rio_result_in {
@@ -28,13 +26,14 @@ struct rio_result_in {
 	json_object *remote_hosts; /* rio_remote_gather's, NULL without one */
 	struct rio_link_opt link;
 	const char *root; /* prefix of /proc and /sys: "" outside tests */
-	struct rio_cpuwatch *cpu; /* the hosts' CPU during the run, or NULL */
+	const struct rio_cpu_series *cpu; /* the hosts' CPU during the run */
+	int ncpu; /* 0: not watched */
 	const struct rio_task *tasks; /* fio's job tasks seen on this host */
 	int ntasks;
 	json_object *baselines; /* --baseline's records (baseline.h), or NULL */
 	/*
 	 * rdmaio run --repeat N with N > 1: each round's fio_runs,
-	 * fio_exit_status, fio_output, mounts_during_run, cpu, tasks,
+	 * fio_exit_status, fio_output, mounts_during_run, cpu, ncpu, tasks,
 	 * ntasks and baselines, which in's own then leaves unused; NULL: one run, in's.
 	 */
 	const struct rio_result_in *rounds;

@@ -33,6 +33,7 @@ struct rio_cpuwatch {
 	char *root;
 	struct series *s;
 	int n;
+	struct rio_cpu_series *rec; /* rio_cpuwatch_record's */
 };
 
 static int add_series(struct rio_cpuwatch *w, struct series **out)
@@ -228,21 +229,19 @@ const char *rio_cpuwatch_client(const struct rio_cpuwatch *w, int i)
 	return w->s[i].client;
 }
 
-const struct rio_cpustat *rio_cpuwatch_series(struct rio_cpuwatch *w, int i,
-					      int *n)
+/* Series s on this host's clock: its own readings, or a remote one's
+ * moved by its offset (a copy, kept in s); NULL without readings or
+ * memory. */
+static const struct rio_cpustat *local_clock(struct series *s)
 {
-	struct series *s = &w->s[i];
 	int k;
 
-	*n = s->n;
 	if (!s->client)
 		return s->v;
 	free(s->local);
 	s->local = calloc(s->n ? s->n : 1, sizeof(*s->local));
-	if (!s->local) {
-		*n = 0;
+	if (!s->local)
 		return NULL;
-	}
 	for (k = 0; k < s->n; k++) {
 		s->local[k] = s->v[k];
 		s->local[k].t += s->offset;
@@ -250,24 +249,30 @@ const struct rio_cpustat *rio_cpuwatch_series(struct rio_cpuwatch *w, int i,
 	return s->local;
 }
 
-json_object *rio_cpuwatch_json(struct rio_cpuwatch *w, int i)
+int rio_cpuwatch_record(struct rio_cpuwatch *w,
+			const struct rio_cpu_series **out, int *n)
 {
-	struct series *s = &w->s[i];
-	json_object *o = json_object_new_object();
+	struct rio_cpu_series *rec = realloc(w->rec, w->n * sizeof(*rec));
+	struct series *s;
+	int i;
 
-	json_object_object_add(o, "readings", json_object_new_int(s->n));
-	json_object_object_add(o, "hz",
-			       s->n ? json_object_new_int(s->v[0].hz) : NULL);
-	json_object_object_add(o, "ncpu",
-			       s->n ? json_object_new_int(s->v[0].ncpu) : NULL);
-	json_object_object_add(o, "command",
-			       s->command ? json_object_new_string(s->command)
-					  : NULL);
-	json_object_object_add(
-		o, "clock_offset_s",
-		s->client && s->n ? json_object_new_double(s->offset) : NULL);
-	json_object_object_add(o, "bad_lines", json_object_new_int(s->bad));
-	return o;
+	if (!rec)
+		return -ENOMEM;
+	w->rec = rec;
+	for (i = 0; i < w->n; i++) {
+		s = &w->s[i];
+		rec[i] = (struct rio_cpu_series){ .client = s->client,
+						  .command = s->command,
+						  .v = local_clock(s),
+						  .n = s->n,
+						  .clock_offset_s = s->offset,
+						  .bad_lines = s->bad };
+		if (s->n && !rec[i].v)
+			return -ENOMEM;
+	}
+	*out = rec;
+	*n = w->n;
+	return 0;
 }
 
 void rio_cpuwatch_delete(struct rio_cpuwatch **w)
@@ -284,6 +289,7 @@ void rio_cpuwatch_delete(struct rio_cpuwatch **w)
 		free((*w)->s[i].local);
 	}
 	free((*w)->s);
+	free((*w)->rec);
 	free((*w)->root);
 	free(*w);
 	*w = NULL;

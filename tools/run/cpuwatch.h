@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 
 #include "result/cpustat.h"
+#include "result/runrecord.h"
 
 /*
  * The CPU counters of every host of a run, as time series on this host's
@@ -53,13 +54,13 @@ void rio_cpuwatch_stop(struct rio_cpuwatch *w);
 int rio_cpuwatch_count(const struct rio_cpuwatch *w);
 const char *rio_cpuwatch_client(const struct rio_cpuwatch *w, int i);
 
-/* Series i on this host's clock; the array stays owned by w. */
-const struct rio_cpustat *rio_cpuwatch_series(struct rio_cpuwatch *w, int i,
-					      int *n);
-
-/* What a result keeps of series i: {readings, hz, ncpu, clock_offset_s,
- * command, error}. */
-json_object *rio_cpuwatch_json(struct rio_cpuwatch *w, int i);
+/*
+ * Every series as the result takes it, its readings on this host's clock:
+ * *n of them in *out (this host's first). They stay owned by w, valid until
+ * its next reading or its end. Returns 0 or -ENOMEM.
+ */
+int rio_cpuwatch_record(struct rio_cpuwatch *w,
+			const struct rio_cpu_series **out, int *n);
 
 void rio_cpuwatch_delete(struct rio_cpuwatch **w);
 

@@ -157,40 +157,6 @@ int rio_fiohosts_split(const char *server, const char *client,
 	return 0;
 }
 
-json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
-			       const struct rio_hostmap *map)
-{
-	json_object *arr = json_object_new_array(), *o;
-	char *fio_name;
-	int i;
-
-	for (i = 0; i < nhosts; i++) {
-		fio_name = rio_hostmap_fio_name(hosts[i].client);
-		o = json_object_new_object();
-		json_object_object_add(o, "client",
-				       json_object_new_string(hosts[i].client));
-		json_object_object_add(
-			o, "host",
-			json_object_new_string(rio_hostmap_name(
-				map, fio_name ? fio_name : hosts[i].client)));
-		json_object_object_add(
-			o, "role",
-			hosts[i].role ? json_object_new_string(hosts[i].role)
-				      : NULL);
-		json_object_object_add(o, "local",
-				       json_object_new_boolean(hosts[i].local));
-		json_object_object_add(o, "job_files",
-				       rio_strv_json(hosts[i].jobs,
-						     hosts[i].njobs));
-		json_object_object_add(o, "sections",
-				       rio_strv_json(hosts[i].sections,
-						     hosts[i].nsections));
-		json_object_array_add(arr, o);
-		free(fio_name);
-	}
-	return arr;
-}
-
 /* Beside letters and digits: names, IPv4/IPv6 addresses with a zone,
  * fio's prefixes and ,PORT, and plain socket paths. No shell syntax. */
 #define HOST_PUNCT "._:%,/+=@~-"

@@ -37,9 +37,4 @@ int rio_fiohosts_add(struct rio_fio_host **hosts, int *nhosts,
 
 void rio_fiohosts_free(struct rio_fio_host *hosts, int nhosts);
 
-/* The result's fio.hosts: client, host name, role, local, job files and
- * sections of each. */
-json_object *rio_fiohosts_json(const struct rio_fio_host *hosts, int nhosts,
-			       const struct rio_hostmap *map);
-
 #endif

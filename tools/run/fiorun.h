@@ -4,17 +4,7 @@
 
 #include <json-c/json.h>
 
-/* One fio --server host of a client/server run, and its share of the jobs. */
-struct rio_fio_host {
-	char *client; /* as fio --client= takes it: HOST[,PORT], sock:PATH */
-	const char *role; /* "server", "client", or NULL for --client */
-	int local; /* rdmaio started this fio --server on this host */
-	char **jobs; /* the job files sent there (not owned) */
-	int njobs;
-	char **sections; /* fio --section filters; none: every section */
-	int *section_job; /* the index in jobs[] of each section's file */
-	int nsections;
-};
+#include "result/runrecord.h"
 
 struct rio_fio_run {
 	const char *fio; /* binary, searched on PATH */

@@ -98,9 +98,9 @@ void rio_runwatch_tick(void *arg)
 	rio_taskwatch_sample(w->tasks, rio_cpustat_now());
 }
 
-void rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in)
+int rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in)
 {
-	int i;
+	int i, ret;
 
 	/* Readings past the last job's end, from every host: a remote one
 	 * arrives up to an interval after it was taken. */
@@ -110,8 +110,12 @@ void rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in)
 	}
 	rio_cpuwatch_stop(w->cpu);
 	in->mounts_during_run = rio_mountwatch_seen(w->mounts);
-	in->cpu = w->cpu;
 	in->tasks = rio_taskwatch_tasks(w->tasks, &in->ntasks);
+	ret = rio_cpuwatch_record(w->cpu, &in->cpu, &in->ncpu);
+	if (ret)
+		rc_call_err(-ret, "rio_cpuwatch_record(%d series)",
+			    rio_cpuwatch_count(w->cpu));
+	return ret;
 }
 
 void rio_runwatch_delete(struct rio_runwatch **w)

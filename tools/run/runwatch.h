@@ -27,9 +27,9 @@ void rio_runwatch_tick(void *w);
 /*
  * Stops the remote commands and hands what was seen to the result's
  * inputs: mounts_during_run, cpu and tasks (which stay owned by w: delete
- * w after the result is built).
+ * w after the result is built). Returns 0 or -ENOMEM (said).
  */
-void rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in);
+int rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in);
 
 void rio_runwatch_delete(struct rio_runwatch **w);
 

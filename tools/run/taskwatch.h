@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include "result/runrecord.h"
+
 /*
  * fio's job processes (or, with `thread`, job threads) on this host, seen
  * by walking /proc about every 100 ms while fio runs: the fio processes
@@ -11,17 +13,9 @@
  * --server forks for each run), and every fio child process of a runner is
  * one job, as is every thread of a runner but its main one and its first
  * (fio's helper thread, made before any job): the jobs with `thread`.
+ * Each is a struct rio_task (result/runrecord.h).
  */
 struct rio_taskwatch;
-
-struct rio_task {
-	int id; /* pid, or tid with `thread` */
-	int runner; /* the pid of the fio that ran it */
-	double first; /* first seen, s on CLOCK_MONOTONIC */
-	double last; /* last seen alive */
-	double gone; /* first seen gone; 0 while alive */
-	int thread;
-};
 
 /* Walks root/proc for descendants of self ("" and getpid() outside tests). */
 struct rio_taskwatch *rio_taskwatch_new(const char *root, pid_t self);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+
+#include "base/strv.h"
+#include "result/hostmap.h"
+#include "result/runrecord.h"
+
+json_object *rio_runrecord_hosts_json(const struct rio_fio_host *hosts,
+				      int nhosts, const struct rio_hostmap *map)
+{
+	json_object *arr = json_object_new_array(), *o;
+	char *fio_name;
+	int i;
+
+	for (i = 0; i < nhosts; i++) {
+		fio_name = rio_hostmap_fio_name(hosts[i].client);
+		o = json_object_new_object();
+		json_object_object_add(o, "client",
+				       json_object_new_string(hosts[i].client));
+		json_object_object_add(
+			o, "host",
+			json_object_new_string(rio_hostmap_name(
+				map, fio_name ? fio_name : hosts[i].client)));
+		json_object_object_add(
+			o, "role",
+			hosts[i].role ? json_object_new_string(hosts[i].role)
+				      : NULL);
+		json_object_object_add(o, "local",
+				       json_object_new_boolean(hosts[i].local));
+		json_object_object_add(o, "job_files",
+				       rio_strv_json(hosts[i].jobs,
+						     hosts[i].njobs));
+		json_object_object_add(o, "sections",
+				       rio_strv_json(hosts[i].sections,
+						     hosts[i].nsections));
+		json_object_array_add(arr, o);
+		free(fio_name);
+	}
+	return arr;
+}
+
+json_object *rio_runrecord_series_json(const struct rio_cpu_series *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "readings", json_object_new_int(s->n));
+	json_object_object_add(o, "hz",
+			       s->n ? json_object_new_int(s->v[0].hz) : NULL);
+	json_object_object_add(o, "ncpu",
+			       s->n ? json_object_new_int(s->v[0].ncpu) : NULL);
+	json_object_object_add(o, "command",
+			       s->command ? json_object_new_string(s->command)
+					  : NULL);
+	json_object_object_add(
+		o, "clock_offset_s",
+		s->client && s->n ? json_object_new_double(s->clock_offset_s)
+				  : NULL);
+	json_object_object_add(o, "bad_lines",
+			       json_object_new_int(s->bad_lines));
+	return o;
+}
