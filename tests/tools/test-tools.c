@@ -28,6 +28,7 @@
 #include "base/jsonread.h"
 #include "read/cell.h"
 #include "result/resultdoc.h"
+#include "result/resultenv.h"
 #include "run/mountwatch.h"
 #include "result/schema.h"
 #include "base/strv.h"
@@ -401,6 +402,60 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 		(int)rio_resultdoc_baseline(rd, 0)->over_rounds.bw_bytes.max,
 		9);
 	rio_resultdoc_delete(&rd);
+	json_object_put(doc);
+}
+
+/* The setup as the report reads it: a remote host takes its role from
+ * fio.hosts[], an export counts as used when a mount's source ends in
+ * its path, and what a result lacks is NULL or 0 (nconnect 1). */
+static void resultenv__reads_hosts_exports_and_mounts(void **state)
+{
+	json_object *doc = parse(
+		"{\"host\":{\"hostname\":\"s\",\"cpu\":{\"count\":2,\"emulated\":true}},"
+		"\"versions\":{\"kernel\":\"6.1\",\"fio\":\"fio-3.33\"},"
+		"\"environment\":{\"nfs_mounts_during_run\":[{\"source\":"
+		"\"198.18.0.1:/srv/x\",\"proto\":\"rdma\"}],\"status\":{"
+		"\"rdma_devices\":[{\"name\":\"rxe0\",\"ports\":[{\"port\":1,"
+		"\"active_mtu\":1024}]}],\"exports\":[{\"path\":\"/srv/x\","
+		"\"options\":[\"rw\",\"async\"]},{\"path\":\"/srv/y\"}]}},"
+		"\"fio\":{\"hosts\":[{\"client\":\"c1\",\"host\":\"h1\","
+		"\"role\":\"client\",\"local\":false}]},"
+		"\"remote_hosts\":[{\"client\":\"c1\",\"host\":\"h1\",\"env\":{"
+		"\"host\":{\"hostname\":\"h1\"}}}],"
+		"\"warnings\":[{\"code\":\"software-rdma\"}]}");
+	const struct rio_env_host *h, *r;
+	const struct rio_env_mount *m;
+	struct rio_resultenv *env;
+
+	(void)state;
+	assert_int_equal(rio_resultenv_read(doc, &env), 0);
+	h = rio_resultenv_host(env);
+	assert_string_equal(h->hostname, "s");
+	assert_string_equal(h->kernel, "6.1");
+	assert_int_equal(h->cpu_count, 2);
+	assert_true(h->cpu_emulated);
+	assert_null(h->rdma_core);
+	assert_int_equal((int)h->ndevices, 1);
+	assert_int_equal(h->devices[0].ports[0].active_mtu, 1024);
+	assert_null(h->devices[0].ports[0].state);
+	assert_int_equal((int)h->nexports, 2);
+	assert_string_equal(h->exports[0].options[1], "async");
+	assert_int_equal((int)h->exports[1].noptions, 0);
+	assert_true(rio_resultenv_export_used(env, "/srv/x"));
+	assert_false(rio_resultenv_export_used(env, "/srv/y"));
+	assert_false(rio_resultenv_export_used(env, "/srv"));
+	m = rio_resultenv_mount(env, 0);
+	assert_string_equal(m->proto, "rdma");
+	assert_int_equal(m->nconnect, 1);
+	assert_null(rio_resultenv_mount(env, 1));
+	r = rio_resultenv_remote(env, 0);
+	assert_string_equal(r->role, "client");
+	assert_string_equal(r->hostname, "h1");
+	assert_int_equal((int)r->ndevices, 0);
+	assert_true(rio_resultenv_warned(env, "software-rdma"));
+	assert_false(rio_resultenv_warned(env, "emulated-cpu"));
+	rio_resultenv_delete(&env);
+	assert_null(env);
 	json_object_put(doc);
 }
 
@@ -943,6 +998,7 @@ int main(void)
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(fio_output__merges_bins_ascending),
 		cmocka_unit_test(resultdoc__reads_the_rounds_spreads),
+		cmocka_unit_test(resultenv__reads_hosts_exports_and_mounts),
 		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),

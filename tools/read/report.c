@@ -6,6 +6,7 @@
 #include "base/jsonread.h"
 #include "read/report.h"
 #include "result/resultdoc.h"
+#include "result/resultenv.h"
 #include "read/cell.h"
 #include "read/report_baselines.h"
 #include "base/units.h"
@@ -368,65 +369,40 @@ static void jobs_table(const struct rio_resultdoc *rd,
 	fprintf(out, "\n");
 }
 
-/* One line per RDMA port of env ("environment"), each after pre. */
-static void setup_devices(json_object *env, const char *pre, FILE *out)
+/* One line per RDMA port of a host, each after pre. */
+static void setup_devices(const struct rio_env_host *h, const char *pre,
+			  FILE *out)
 {
-	json_object *st = rio_json_get(env, "status");
-	json_object *devs = rio_json_get(st, "rdma_devices"), *d, *p;
+	const struct rio_env_device *d;
+	const struct rio_env_port *p;
 	size_t i, j;
 
-	if (!rio_json_len(devs))
+	if (!h->ndevices)
 		fprintf(out,
 			"%s- RDMA devices: none found (environment from %s)\n",
-			pre, rio_json_str(env, "source"));
-	for (i = 0; i < rio_json_len(devs); i++) {
-		d = json_object_array_get_idx(devs, i);
-		for (j = 0; j < rio_json_len(rio_json_get(d, "ports")); j++) {
-			p = json_object_array_get_idx(rio_json_get(d, "ports"),
-						      j);
+			pre, h->source);
+	for (i = 0; i < h->ndevices; i++) {
+		d = &h->devices[i];
+		for (j = 0; j < d->nports; j++) {
+			p = &d->ports[j];
 			fprintf(out,
 				"%s- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
-				pre, rio_json_str(d, "name"),
-				rio_json_str(d, "driver") ?: "no driver",
-				rio_json_str(d, "transport")
-					?: "transport unknown",
-				(int)rio_json_num(p, "port", 0),
-				rio_json_str(p, "state") ?: "?",
-				rio_json_str(p, "link_layer") ?: "?",
-				(int)rio_json_num(p, "active_mtu", 0),
-				rio_json_str(p, "rate") ?: "rate unknown",
-				rio_json_str(p, "netdev") ?: "none");
+				pre, d->name, d->driver ?: "no driver",
+				d->transport ?: "transport unknown", p->port,
+				p->state ?: "?", p->link_layer ?: "?",
+				p->active_mtu, p->rate ?: "rate unknown",
+				p->netdev ?: "none");
 		}
 	}
 }
 
-static int has_option(json_object *export, const char *opt)
+static int has_option(const struct rio_env_export *e, const char *opt)
 {
-	json_object *o = rio_json_get(export, "options");
 	size_t i;
 
-	for (i = 0; i < rio_json_len(o); i++)
-		if (!strcmp(json_object_get_string(
-				    json_object_array_get_idx(o, i)),
-			    opt))
+	for (i = 0; i < e->noptions; i++)
+		if (e->options[i] && !strcmp(e->options[i], opt))
 			return 1;
-	return 0;
-}
-
-/* An export some job's mount used: "SERVER:PATH" of a mount ends in PATH. */
-static int exported_to_jobs(json_object *doc, const char *path)
-{
-	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
-				       "nfs_mounts_during_run");
-	const char *src, *colon;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(ms); i++) {
-		src = rio_json_str(json_object_array_get_idx(ms, i), "source");
-		colon = src ? strrchr(src, ':') : NULL;
-		if (colon && !strcmp(colon + 1, path))
-			return 1;
-	}
 	return 0;
 }
 
@@ -435,26 +411,23 @@ static int exported_to_jobs(json_object *doc, const char *path)
  * acknowledged before they reached the server's storage (async) or after
  * (sync, nfs-utils' default): it decides what a write figure measures.
  */
-static void setup_exports(json_object *doc, json_object *env, const char *pre,
+static void setup_exports(const struct rio_resultenv *env,
+			  const struct rio_env_host *h, const char *pre,
 			  FILE *out)
 {
-	json_object *ex = rio_json_get(rio_json_get(env, "status"), "exports");
-	json_object *e, *o;
+	const struct rio_env_export *e;
 	const char *path;
 	size_t i, j;
 
-	for (i = 0; i < rio_json_len(ex); i++) {
-		e = json_object_array_get_idx(ex, i);
-		path = rio_json_str(e, "path") ?: "?";
-		o = rio_json_get(e, "options");
+	for (i = 0; i < h->nexports; i++) {
+		e = &h->exports[i];
+		path = e->path ?: "?";
 		fprintf(out, "%s- NFS export %s to %s:", pre, path,
-			rio_json_str(e, "clients") ?: "?");
-		for (j = 0; j < rio_json_len(o); j++)
-			fprintf(out, "%s%s", j ? "," : " ",
-				json_object_get_string(
-					json_object_array_get_idx(o, j)));
+			e->clients ?: "?");
+		for (j = 0; j < e->noptions; j++)
+			fprintf(out, "%s%s", j ? "," : " ", e->options[j]);
 		fprintf(out, "\n");
-		if (!exported_to_jobs(doc, path))
+		if (!rio_resultenv_export_used(env, path))
 			continue;
 		fprintf(out, "%s  - %s\n", pre,
 			has_option(e, "async")
@@ -463,155 +436,96 @@ static void setup_exports(json_object *doc, json_object *env, const char *pre,
 	}
 }
 
-static void setup_mounts(json_object *doc, FILE *out)
+static void setup_mounts(const struct rio_resultenv *env, FILE *out)
 {
-	json_object *ms = rio_json_get(rio_json_get(doc, "environment"),
-				       "nfs_mounts_during_run"),
-		    *m;
+	const struct rio_env_mount *m;
 	size_t i;
 
-	for (i = 0; i < rio_json_len(ms); i++) {
-		m = json_object_array_get_idx(ms, i);
+	for (i = 0; i < rio_resultenv_nmounts(env); i++) {
+		m = rio_resultenv_mount(env, i);
 		fprintf(out,
 			"- NFS mount during the run: %s on %s, proto=%s vers=%s rsize=%d wsize=%d nconnect=%d\n",
-			rio_json_str(m, "source"),
-			rio_json_str(m, "mountpoint"),
-			rio_json_str(m, "proto") ?: "?",
-			rio_json_str(m, "vers") ?: "?",
-			(int)rio_json_num(m, "rsize", 0),
-			(int)rio_json_num(m, "wsize", 0),
-			(int)rio_json_num(m, "nconnect", 1));
+			m->source, m->mountpoint, m->proto ?: "?",
+			m->vers ?: "?", m->rsize, m->wsize, m->nconnect);
 	}
 }
 
-static int has_warning(json_object *doc, const char *code)
+/* The host line: name, kernel and CPU; then, after pre, its versions. */
+static void setup_host(const char *what, const struct rio_env_host *h,
+		       const char *pre, FILE *out)
 {
-	json_object *ws = rio_json_get(doc, "warnings");
-	size_t i;
-
-	for (i = 0; i < rio_json_len(ws); i++)
-		if (!strcmp(rio_json_str(json_object_array_get_idx(ws, i),
-					 "code"),
-			    code))
-			return 1;
-	return 0;
-}
-
-/* The host line: name, kernel and CPU; then its versions. */
-static void setup_host(const char *what, json_object *host, json_object *ver,
-		       FILE *out)
-{
-	json_object *cpu = rio_json_get(host, "cpu");
-
-	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what,
-		rio_json_str(host, "hostname"), rio_json_str(ver, "kernel"),
-		(int)rio_json_num(cpu, "count", 0),
-		rio_json_str(cpu, "model") ?: "unknown CPU",
-		json_object_get_boolean(rio_json_get(cpu, "emulated"))
-			? " (emulated)"
-			: "");
-}
-
-/* fio.hosts[] of the client whose address is client, NULL when none. */
-static json_object *fio_host(json_object *doc, const char *client)
-{
-	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(hs); i++) {
-		h = json_object_array_get_idx(hs, i);
-		if (!strcmp(rio_json_str(h, "client"), client))
-			return h;
-	}
-	return NULL;
+	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what, h->hostname,
+		h->kernel, h->cpu_count, h->cpu_model ?: "unknown CPU",
+		h->cpu_emulated ? " (emulated)" : "");
+	fprintf(out, "%s- rdmaio %s, %s, rdma-core %s\n", pre, h->rdmaio,
+		h->fio ?: "fio ?", h->rdma_core ?: "not installed");
 }
 
 /* Where fio --client sent what: "server lab-server (sock:...)" per host. */
-static void setup_fio_hosts(json_object *doc, FILE *out)
+static void setup_fio_hosts(const struct rio_resultenv *env, FILE *out)
 {
-	json_object *hs = rio_json_get(rio_json_get(doc, "fio"), "hosts"), *h;
+	const struct rio_env_fio_host *h;
 	size_t i;
 
-	if (!rio_json_len(hs))
+	if (!rio_resultenv_nfio_hosts(env))
 		return;
 	fprintf(out, "- fio client/server mode:");
-	for (i = 0; i < rio_json_len(hs); i++) {
-		h = json_object_array_get_idx(hs, i);
-		fprintf(out, "%s %s%s%s (%s%s)", i ? ";" : "",
-			rio_json_str(h, "role") ?: "",
-			rio_json_str(h, "role") ? " jobs on " : "",
-			rio_json_str(h, "host"),
-			json_object_get_boolean(rio_json_get(h, "local"))
-				? "this host, "
-				: "",
-			rio_json_str(h, "client"));
+	for (i = 0; i < rio_resultenv_nfio_hosts(env); i++) {
+		h = rio_resultenv_fio_host(env, i);
+		fprintf(out, "%s %s%s%s (%s%s)", i ? ";" : "", h->role ?: "",
+			h->role ? " jobs on " : "", h->host,
+			h->local ? "this host, " : "", h->client);
 	}
 	fprintf(out, "\n");
 }
 
 /* Each --client host's environment, as --remote-env recorded it. */
-static void setup_remote(json_object *doc, FILE *out)
+static void setup_remote(const struct rio_resultenv *env, FILE *out)
 {
-	json_object *rs = rio_json_get(doc, "remote_hosts"), *r, *env, *ver;
-	const char *role;
+	const struct rio_env_host *r;
 	char what[512];
 	size_t i;
 
-	for (i = 0; i < rio_json_len(rs); i++) {
-		r = json_object_array_get_idx(rs, i);
-		env = rio_json_get(r, "env");
-		ver = rio_json_get(env, "versions");
-		role = rio_json_str(fio_host(doc, rio_json_str(r, "client")),
-				    "role");
-		if (role)
+	for (i = 0; i < rio_resultenv_nremotes(env); i++) {
+		r = rio_resultenv_remote(env, i);
+		if (r->role)
 			snprintf(what, sizeof(what),
-				 "%s host (fio --client %s) is", role,
-				 rio_json_str(r, "client"));
+				 "%s host (fio --client %s) is", r->role,
+				 r->client);
 		else
 			snprintf(what, sizeof(what),
-				 "remote host %s (fio --client %s) is",
-				 rio_json_str(r, "host"),
-				 rio_json_str(r, "client"));
-		setup_host(what, rio_json_get(env, "host"), ver, out);
-		fprintf(out, "  - rdmaio %s, %s, rdma-core %s\n",
-			rio_json_str(ver, "rdmaio"),
-			rio_json_str(ver, "fio") ?: "fio ?",
-			rio_json_str(ver, "rdma_core") ?: "not installed");
-		setup_devices(rio_json_get(env, "environment"), "  ", out);
-		setup_exports(doc, rio_json_get(env, "environment"), "  ", out);
+				 "remote host %s (fio --client %s) is", r->host,
+				 r->client);
+		setup_host(what, r, "  ", out);
+		setup_devices(r, "  ", out);
+		setup_exports(env, r, "  ", out);
 	}
-	if (has_warning(doc, "remote-environment"))
+	if (rio_resultenv_warned(env, "remote-environment"))
 		fprintf(out,
 			"- remote hosts' environments: not recorded (run with --remote-env)\n");
 }
 
 /* What the numbers were measured on, and how to read them, first. */
-static void setup(json_object *doc, const struct rio_resultdoc *rd, FILE *out)
+static void setup(const struct rio_resultenv *env,
+		  const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *host = rio_json_get(doc, "host");
-	json_object *ver = rio_json_get(doc, "versions");
-	json_object *cpu = rio_json_get(host, "cpu");
+	const struct rio_env_host *h = rio_resultenv_host(env);
 
 	fprintf(out, "## Setup\n\n");
-	setup_host("host", host, ver, out);
-	fprintf(out, "- rdmaio %s, %s, rdma-core %s\n",
-		rio_json_str(ver, "rdmaio"),
-		rio_json_str(ver, "fio") ?: "fio ?",
-		rio_json_str(ver, "rdma_core") ?: "not installed");
-	setup_devices(rio_json_get(doc, "environment"), "", out);
-	setup_exports(doc, rio_json_get(doc, "environment"), "", out);
-	setup_mounts(doc, out);
-	setup_fio_hosts(doc, out);
-	setup_remote(doc, out);
+	setup_host("host", h, "", out);
+	setup_devices(h, "", out);
+	setup_exports(env, h, "", out);
+	setup_mounts(env, out);
+	setup_fio_hosts(env, out);
+	setup_remote(env, out);
 	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
 			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
 			rio_resultdoc_nrounds(rd), rio_resultdoc_nrounds(rd));
-	if (has_warning(doc, "software-rdma"))
+	if (rio_resultenv_warned(env, "software-rdma"))
 		fprintf(out,
 			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
-	if (json_object_get_boolean(rio_json_get(cpu, "emulated")) ||
-	    has_warning(doc, "emulated-cpu"))
+	if (h->cpu_emulated || rio_resultenv_warned(env, "emulated-cpu"))
 		fprintf(out,
 			"\n**The CPU is emulated: every figure is far below hardware; compare ratios only.**\n");
 	fprintf(out, "\n");
@@ -710,18 +624,24 @@ int rio_report_write(json_object *doc, const struct rio_report_opts *o,
 {
 	json_object *checks = rio_json_get(doc, "checks");
 	json_object *warns = rio_json_get(doc, "warnings");
+	struct rio_resultenv *env = NULL;
 	struct rio_resultdoc *rd;
 	size_t i;
 	int ret = rio_resultdoc_read(doc, &rd);
 
-	if (ret)
+	if (!ret)
+		ret = rio_resultenv_read(doc, &env);
+	if (ret) {
+		rio_resultdoc_delete(&rd);
 		return ret;
+	}
 	verdicts(rd, out);
-	setup(doc, rd, out);
+	setup(env, rd, out);
 	comparisons_table(rd, o, out);
 	rio_report_baselines_table(rd, o->gbit, out);
 	jobs_table(rd, o, out);
 	rio_resultdoc_delete(&rd);
+	rio_resultenv_delete(&env);
 	fprintf(out, "## Checks\n\n");
 	if (!print_flagged(checks, out))
 		fprintf(out, "- nothing flagged (%zu checks)\n",

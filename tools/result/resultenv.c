@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/jsonread.h"
+#include "result/resultenv.h"
+
+struct rio_resultenv {
+	json_object *doc; /* held: the strings point into it */
+	void **allocs; /* every array of the model, freed with it */
+	size_t nallocs;
+	struct rio_env_host host;
+	struct rio_env_host *remotes;
+	size_t nremotes;
+	struct rio_env_mount *mounts;
+	size_t nmounts;
+	struct rio_env_fio_host *fio_hosts;
+	size_t nfio_hosts;
+};
+
+/* An array of n entries owned by env; NULL when out of memory. */
+static void *array_of(struct rio_resultenv *env, size_t n, size_t size)
+{
+	void **a = realloc(env->allocs, (env->nallocs + 1) * sizeof(*a));
+	void *v;
+
+	if (!a)
+		return NULL;
+	env->allocs = a;
+	v = calloc(n + 1, size);
+	if (v)
+		a[env->nallocs++] = v;
+	return v;
+}
+
+static int int_of(json_object *o, const char *key, int def)
+{
+	return (int)rio_json_num(o, key, def);
+}
+
+static int ports_of(struct rio_resultenv *env, struct rio_env_device *d,
+		    json_object *arr)
+{
+	struct rio_env_port *v;
+	json_object *p;
+	size_t i;
+
+	d->nports = rio_json_len(arr);
+	d->ports = v = array_of(env, d->nports, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < d->nports; i++) {
+		p = json_object_array_get_idx(arr, i);
+		v[i] = (struct rio_env_port){
+			.port = int_of(p, "port", 0),
+			.active_mtu = int_of(p, "active_mtu", 0),
+			.state = rio_json_str(p, "state"),
+			.link_layer = rio_json_str(p, "link_layer"),
+			.rate = rio_json_str(p, "rate"),
+			.netdev = rio_json_str(p, "netdev"),
+		};
+	}
+	return 0;
+}
+
+static int devices_of(struct rio_resultenv *env, struct rio_env_host *h,
+		      json_object *arr)
+{
+	struct rio_env_device *v;
+	json_object *d;
+	size_t i;
+
+	h->ndevices = rio_json_len(arr);
+	h->devices = v = array_of(env, h->ndevices, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < h->ndevices; i++) {
+		d = json_object_array_get_idx(arr, i);
+		v[i].name = rio_json_str(d, "name");
+		v[i].driver = rio_json_str(d, "driver");
+		v[i].transport = rio_json_str(d, "transport");
+		if (ports_of(env, &v[i], rio_json_get(d, "ports")))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
+		      json_object *arr)
+{
+	struct rio_env_export *v;
+	const char **opts;
+	json_object *e, *o;
+	size_t i, j;
+
+	h->nexports = rio_json_len(arr);
+	h->exports = v = array_of(env, h->nexports, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < h->nexports; i++) {
+		e = json_object_array_get_idx(arr, i);
+		o = rio_json_get(e, "options");
+		v[i].path = rio_json_str(e, "path");
+		v[i].clients = rio_json_str(e, "clients");
+		v[i].noptions = rio_json_len(o);
+		v[i].options = opts =
+			array_of(env, v[i].noptions, sizeof(*opts));
+		if (!opts)
+			return -ENOMEM;
+		for (j = 0; j < v[i].noptions; j++)
+			opts[j] = json_object_get_string(
+				json_object_array_get_idx(o, j));
+	}
+	return 0;
+}
+
+/* A host from its host and versions objects and its environment (the
+ * result's own, or a remote_hosts[] entry's env). */
+static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
+		   json_object *host, json_object *ver, json_object *envdoc)
+{
+	json_object *cpu = rio_json_get(host, "cpu");
+	json_object *st = rio_json_get(envdoc, "status");
+
+	h->hostname = rio_json_str(host, "hostname");
+	h->kernel = rio_json_str(ver, "kernel");
+	h->cpu_model = rio_json_str(cpu, "model");
+	h->cpu_count = int_of(cpu, "count", 0);
+	h->cpu_emulated =
+		json_object_get_boolean(rio_json_get(cpu, "emulated"));
+	h->rdmaio = rio_json_str(ver, "rdmaio");
+	h->fio = rio_json_str(ver, "fio");
+	h->rdma_core = rio_json_str(ver, "rdma_core");
+	h->source = rio_json_str(envdoc, "source");
+	if (devices_of(env, h, rio_json_get(st, "rdma_devices")))
+		return -ENOMEM;
+	return exports_of(env, h, rio_json_get(st, "exports"));
+}
+
+static void fio_hosts_of(struct rio_resultenv *env, json_object *arr)
+{
+	json_object *h;
+	size_t i;
+
+	for (i = 0; i < env->nfio_hosts; i++) {
+		h = json_object_array_get_idx(arr, i);
+		env->fio_hosts[i] = (struct rio_env_fio_host){
+			.client = rio_json_str(h, "client"),
+			.host = rio_json_str(h, "host"),
+			.role = rio_json_str(h, "role"),
+			.local = json_object_get_boolean(
+				rio_json_get(h, "local")),
+		};
+	}
+}
+
+static void mounts_of(struct rio_resultenv *env, json_object *arr)
+{
+	json_object *m;
+	size_t i;
+
+	for (i = 0; i < env->nmounts; i++) {
+		m = json_object_array_get_idx(arr, i);
+		env->mounts[i] = (struct rio_env_mount){
+			.source = rio_json_str(m, "source"),
+			.mountpoint = rio_json_str(m, "mountpoint"),
+			.proto = rio_json_str(m, "proto"),
+			.vers = rio_json_str(m, "vers"),
+			.rsize = int_of(m, "rsize", 0),
+			.wsize = int_of(m, "wsize", 0),
+			.nconnect = int_of(m, "nconnect", 1),
+		};
+	}
+}
+
+/* The role fio.hosts[] gives the host fio calls client, NULL for none. */
+static const char *role_of(const struct rio_resultenv *env, const char *client)
+{
+	size_t i;
+
+	for (i = 0; client && i < env->nfio_hosts; i++)
+		if (env->fio_hosts[i].client &&
+		    !strcmp(env->fio_hosts[i].client, client))
+			return env->fio_hosts[i].role;
+	return NULL;
+}
+
+static int remotes_of(struct rio_resultenv *env, json_object *arr)
+{
+	struct rio_env_host *h;
+	json_object *r, *e;
+	size_t i;
+
+	for (i = 0; i < env->nremotes; i++) {
+		r = json_object_array_get_idx(arr, i);
+		e = rio_json_get(r, "env");
+		h = &env->remotes[i];
+		h->client = rio_json_str(r, "client");
+		h->host = rio_json_str(r, "host");
+		h->role = role_of(env, h->client);
+		if (host_of(env, h, rio_json_get(e, "host"),
+			    rio_json_get(e, "versions"),
+			    rio_json_get(e, "environment")))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_all(struct rio_resultenv *env)
+{
+	json_object *doc = env->doc, *envdoc = rio_json_get(doc, "environment");
+	json_object *ms = rio_json_get(envdoc, "nfs_mounts_during_run");
+	json_object *fh = rio_json_get(rio_json_get(doc, "fio"), "hosts");
+	json_object *rs = rio_json_get(doc, "remote_hosts");
+
+	env->nmounts = rio_json_len(ms);
+	env->mounts = array_of(env, env->nmounts, sizeof(*env->mounts));
+	env->nfio_hosts = rio_json_len(fh);
+	env->fio_hosts =
+		array_of(env, env->nfio_hosts, sizeof(*env->fio_hosts));
+	env->nremotes = rio_json_len(rs);
+	env->remotes = array_of(env, env->nremotes, sizeof(*env->remotes));
+	if (!env->mounts || !env->fio_hosts || !env->remotes)
+		return -ENOMEM;
+	mounts_of(env, ms);
+	fio_hosts_of(env, fh);
+	if (host_of(env, &env->host, rio_json_get(doc, "host"),
+		    rio_json_get(doc, "versions"), envdoc))
+		return -ENOMEM;
+	return remotes_of(env, rs);
+}
+
+int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
+{
+	struct rio_resultenv *env = calloc(1, sizeof(*env));
+
+	*out = NULL;
+	if (!env)
+		return -ENOMEM;
+	env->doc = json_object_get(doc);
+	if (read_all(env)) {
+		rio_resultenv_delete(&env);
+		return -ENOMEM;
+	}
+	*out = env;
+	return 0;
+}
+
+void rio_resultenv_delete(struct rio_resultenv **envp)
+{
+	struct rio_resultenv *env = *envp;
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; i < env->nallocs; i++)
+		free(env->allocs[i]);
+	free(env->allocs);
+	json_object_put(env->doc);
+	free(env);
+	*envp = NULL;
+}
+
+const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env)
+{
+	return &env->host;
+}
+
+size_t rio_resultenv_nremotes(const struct rio_resultenv *env)
+{
+	return env->nremotes;
+}
+
+const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
+						size_t i)
+{
+	return i < env->nremotes ? &env->remotes[i] : NULL;
+}
+
+size_t rio_resultenv_nmounts(const struct rio_resultenv *env)
+{
+	return env->nmounts;
+}
+
+const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
+						size_t i)
+{
+	return i < env->nmounts ? &env->mounts[i] : NULL;
+}
+
+size_t rio_resultenv_nfio_hosts(const struct rio_resultenv *env)
+{
+	return env->nfio_hosts;
+}
+
+const struct rio_env_fio_host *
+rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i)
+{
+	return i < env->nfio_hosts ? &env->fio_hosts[i] : NULL;
+}
+
+int rio_resultenv_warned(const struct rio_resultenv *env, const char *code)
+{
+	return rio_json_find(rio_json_get(env->doc, "warnings"), "code",
+			     code) != NULL;
+}
+
+int rio_resultenv_export_used(const struct rio_resultenv *env, const char *path)
+{
+	const char *colon;
+	size_t i;
+
+	for (i = 0; path && i < env->nmounts; i++) {
+		colon = env->mounts[i].source
+				? strrchr(env->mounts[i].source, ':')
+				: NULL;
+		if (colon && !strcmp(colon + 1, path))
+			return 1;
+	}
+	return 0;
+}

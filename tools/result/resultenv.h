@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMAIO_TOOLS_RESULTENV_H
+#define RDMAIO_TOOLS_RESULTENV_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/*
+ * What a result says its figures were measured on, read once into
+ * structs (results-schema/README.md names each): this host and every
+ * --client host whose environment was recorded (versions, CPU, RDMA ports,
+ * NFS exports), the NFS mounts seen during the run, where fio's client/
+ * server mode sent the jobs, and the warnings' codes. A string the result
+ * lacks is NULL, a number 0; strings live as long as the model.
+ */
+struct rio_resultenv;
+
+/* One RDMA port (environment.status.rdma_devices[].ports[]). */
+struct rio_env_port {
+	int port, active_mtu;
+	const char *state, *link_layer, *rate, *netdev;
+};
+
+struct rio_env_device {
+	const char *name, *driver, *transport;
+	const struct rio_env_port *ports;
+	size_t nports;
+};
+
+/* One NFS export (environment.status.exports[]). */
+struct rio_env_export {
+	const char *path, *clients;
+	const char *const *options;
+	size_t noptions;
+};
+
+/* One host's setup: this host's, or a --client host's (remote_hosts[]). */
+struct rio_env_host {
+	const char *client, *host; /* remote only: fio's name, and the host's */
+	const char *role; /* remote only: fio.hosts[]'s role, NULL for none */
+	const char *hostname, *kernel, *cpu_model;
+	int cpu_count, cpu_emulated;
+	const char *rdmaio, *fio, *rdma_core; /* versions */
+	const char *source; /* where its environment came from */
+	const struct rio_env_device *devices;
+	size_t ndevices;
+	const struct rio_env_export *exports;
+	size_t nexports;
+};
+
+/* An NFS mount seen while fio ran (environment.nfs_mounts_during_run). */
+struct rio_env_mount {
+	const char *source, *mountpoint, *proto, *vers;
+	int rsize, wsize, nconnect;
+};
+
+/* Where fio's client/server mode sent jobs (fio.hosts[]). */
+struct rio_env_fio_host {
+	const char *client, *host, *role;
+	int local;
+};
+
+/* Reads doc (a result). Returns 0, or -ENOMEM (nothing allocated). */
+int rio_resultenv_read(json_object *doc, struct rio_resultenv **out);
+void rio_resultenv_delete(struct rio_resultenv **env);
+
+const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env);
+
+/* The --client hosts whose environment was recorded (--remote-env). */
+size_t rio_resultenv_nremotes(const struct rio_resultenv *env);
+const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
+						size_t i);
+
+size_t rio_resultenv_nmounts(const struct rio_resultenv *env);
+const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
+						size_t i);
+
+size_t rio_resultenv_nfio_hosts(const struct rio_resultenv *env);
+const struct rio_env_fio_host *
+rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i);
+
+/* Whether the result has a warning of this code ("software-rdma"). */
+int rio_resultenv_warned(const struct rio_resultenv *env, const char *code);
+
+/* Whether an export of path was what some job's mount used: a mount's
+ * "SERVER:PATH" source ends in it. */
+int rio_resultenv_export_used(const struct rio_resultenv *env,
+			      const char *path);
+
+#endif
