@@ -362,7 +362,11 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 		"\"host_cpu_per_gib\":[{\"host\":\"a\",\"ratio\":null}]}}],"
 		"\"baselines\":[{\"name\":\"cp\",\"bytes\":16,\"elapsed_s\":2,"
 		"\"over_rounds\":{\"rounds\":2,\"failed\":1,"
-		"\"bw_bytes\":{\"median\":8,\"min\":7,\"max\":9,\"n\":1}}}]}");
+		"\"bw_bytes\":{\"median\":8,\"min\":7,\"max\":9,\"n\":1}}}],"
+		"\"checks\":[{\"name\":\"loopback\",\"status\":\"flagged\","
+		"\"message\":\"m\",\"host\":\"a\",\"likely_causes\":[\"x\"],"
+		"\"rounds\":[1,3]},{\"name\":\"n\",\"status\":\"ok\"}],"
+		"\"warnings\":[{\"code\":\"c\",\"message\":\"w\"}]}");
 	const struct rio_res_pair *p;
 	const struct rio_res_job *j;
 	struct rio_resultdoc *rd;
@@ -401,6 +405,13 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 	assert_int_equal(
 		(int)rio_resultdoc_baseline(rd, 0)->over_rounds.bw_bytes.max,
 		9);
+	assert_int_equal((int)rio_resultdoc_nchecks(rd), 2);
+	assert_string_equal(rio_resultdoc_check(rd, 0)->causes[0], "x");
+	assert_int_equal(rio_resultdoc_check(rd, 0)->rounds[1], 3);
+	assert_int_equal((int)rio_resultdoc_check(rd, 1)->nrounds, 0);
+	assert_null(rio_resultdoc_check(rd, 1)->host);
+	assert_null(rio_resultdoc_check(rd, 2));
+	assert_string_equal(rio_resultdoc_warning(rd, 0)->code, "c");
 	rio_resultdoc_delete(&rd);
 	json_object_put(doc);
 }

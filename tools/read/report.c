@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/jsonread.h"
 #include "read/report.h"
 #include "result/resultdoc.h"
 #include "result/resultenv.h"
@@ -531,102 +530,114 @@ static void setup(const struct rio_resultenv *env,
 	fprintf(out, "\n");
 }
 
-static void print_causes(json_object *c, FILE *out)
+static void print_causes(const struct rio_res_check *c, FILE *out)
 {
-	json_object *lc = rio_json_get(c, "likely_causes");
 	size_t j;
 
-	for (j = 0; j < rio_json_len(lc); j++)
-		fprintf(out, "  - likely: %s\n",
-			json_object_get_string(
-				json_object_array_get_idx(lc, j)));
+	for (j = 0; j < c->ncauses; j++)
+		fprintf(out, "  - likely: %s\n", c->causes[j]);
 }
 
-static int flagged(json_object *c, const char *name, const char *host)
+static int same(const char *a, const char *b)
 {
-	return !strcmp(rio_json_str(c, "status"), "flagged") &&
-	       (!name || !strcmp(rio_json_str(c, "name"), name)) &&
-	       (!host || !strcmp(rio_json_str(c, "host"), host));
+	return !strcmp(a ?: "", b ?: "");
+}
+
+static int flagged(const struct rio_res_check *c, const char *name,
+		   const char *host)
+{
+	return same(c->status, "flagged") && (!name || same(c->name, name)) &&
+	       (!host || same(c->host, host));
 }
 
 /* " (rounds 1, 3)": the rounds a check of a result of rounds came from. */
-static void print_rounds(json_object *c, FILE *out)
+static void print_rounds(const struct rio_res_check *c, FILE *out)
 {
-	json_object *rs = rio_json_get(c, "rounds");
-	size_t i, n = rio_json_len(rs);
+	size_t i, n = c->nrounds;
 
 	for (i = 0; i < n; i++)
 		fprintf(out, "%s%d",
 			i	? ", "
 			: n > 1 ? " (rounds "
 				: " (round ",
-			json_object_get_int(json_object_array_get_idx(rs, i)));
+			c->rounds[i]);
 	fprintf(out, "%s\n", n ? ")" : "");
 }
 
 /* A one-host run flags every job with a peer: one entry per host, naming
  * the jobs ("job NAME on HOST: ..." is how each check begins). */
-static void print_loopback(json_object *checks, size_t first, FILE *out)
+static void print_loopback(const struct rio_resultdoc *rd, size_t first,
+			   FILE *out)
 {
-	json_object *c0 = json_object_array_get_idx(checks, first), *c;
-	const char *host = rio_json_str(c0, "host"), *m, *on;
+	const struct rio_res_check *c0 = rio_resultdoc_check(rd, first), *c;
+	const char *host = c0->host, *m, *on;
 	size_t i, n = 0;
 
-	for (i = 0; i < rio_json_len(checks); i++)
-		n += flagged(json_object_array_get_idx(checks, i), "loopback",
-			     host);
+	for (i = 0; i < rio_resultdoc_nchecks(rd); i++)
+		n += flagged(rio_resultdoc_check(rd, i), "loopback", host);
 	fprintf(out, "- FLAGGED loopback: %zu job%s on %s reached %s itself (",
 		n, n > 1 ? "s" : "", host, host);
-	for (i = first, n = 0; i < rio_json_len(checks); i++) {
-		c = json_object_array_get_idx(checks, i);
-		m = rio_json_str(c, "message");
+	for (i = first, n = 0; i < rio_resultdoc_nchecks(rd); i++) {
+		c = rio_resultdoc_check(rd, i);
+		m = c->message ?: "";
 		on = strstr(m, " on ");
 		if (flagged(c, "loopback", host) && !strncmp(m, "job ", 4) &&
 		    on)
 			fprintf(out, "%s%.*s", n++ ? ", " : "",
 				(int)(on - m - 4), m + 4);
 	}
-	fprintf(out, "); the first: %s", rio_json_str(c0, "message"));
+	fprintf(out, "); the first: %s", c0->message);
 	print_rounds(c0, out);
 	print_causes(c0, out);
 }
 
-static int print_flagged(json_object *checks, FILE *out)
+static int print_flagged(const struct rio_resultdoc *rd, FILE *out)
 {
-	json_object *c;
+	const struct rio_res_check *c;
 	size_t i, j;
 	int any = 0, seen;
 
-	for (i = 0; i < rio_json_len(checks); i++) {
-		c = json_object_array_get_idx(checks, i);
+	for (i = 0; i < rio_resultdoc_nchecks(rd); i++) {
+		c = rio_resultdoc_check(rd, i);
 		if (!flagged(c, NULL, NULL))
 			continue;
 		any = 1;
-		if (strcmp(rio_json_str(c, "name"), "loopback")) {
-			fprintf(out, "- FLAGGED %s: %s",
-				rio_json_str(c, "name"),
-				rio_json_str(c, "message"));
+		if (!same(c->name, "loopback")) {
+			fprintf(out, "- FLAGGED %s: %s", c->name, c->message);
 			print_rounds(c, out);
 			print_causes(c, out);
 			continue;
 		}
 		for (j = 0, seen = 0; j < i && !seen; j++)
-			seen = flagged(json_object_array_get_idx(checks, j),
-				       "loopback", rio_json_str(c, "host"));
+			seen = flagged(rio_resultdoc_check(rd, j), "loopback",
+				       c->host);
 		if (!seen)
-			print_loopback(checks, i, out);
+			print_loopback(rd, i, out);
 	}
 	return any;
+}
+
+/* The checks that flagged something, then every warning. */
+static void findings(const struct rio_resultdoc *rd, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "## Checks\n\n");
+	if (!print_flagged(rd, out))
+		fprintf(out, "- nothing flagged (%zu checks)\n",
+			rio_resultdoc_nchecks(rd));
+	if (!rio_resultdoc_nwarnings(rd))
+		return;
+	fprintf(out, "\n## Warnings\n\n");
+	for (i = 0; i < rio_resultdoc_nwarnings(rd); i++)
+		fprintf(out, "- %s\n", rio_resultdoc_warning(rd, i)->message);
 }
 
 int rio_report_write(json_object *doc, const struct rio_report_opts *o,
 		     FILE *out)
 {
-	json_object *checks = rio_json_get(doc, "checks");
-	json_object *warns = rio_json_get(doc, "warnings");
 	struct rio_resultenv *env = NULL;
 	struct rio_resultdoc *rd;
-	size_t i;
 	int ret = rio_resultdoc_read(doc, &rd);
 
 	if (!ret)
@@ -640,20 +651,9 @@ int rio_report_write(json_object *doc, const struct rio_report_opts *o,
 	comparisons_table(rd, o, out);
 	rio_report_baselines_table(rd, o->gbit, out);
 	jobs_table(rd, o, out);
+	findings(rd, out);
 	rio_resultdoc_delete(&rd);
 	rio_resultenv_delete(&env);
-	fprintf(out, "## Checks\n\n");
-	if (!print_flagged(checks, out))
-		fprintf(out, "- nothing flagged (%zu checks)\n",
-			rio_json_len(checks));
-	if (rio_json_len(warns)) {
-		fprintf(out, "\n## Warnings\n\n");
-		for (i = 0; i < rio_json_len(warns); i++)
-			fprintf(out, "- %s\n",
-				rio_json_str(json_object_array_get_idx(warns,
-								       i),
-					     "message"));
-	}
 	return 0;
 }
 

@@ -18,6 +18,10 @@ struct rio_resultdoc {
 	size_t nbaselines;
 	const char **cpu_hosts;
 	size_t ncpu_hosts;
+	struct rio_res_check *checks;
+	size_t nchecks;
+	struct rio_res_warning *warnings;
+	size_t nwarnings;
 	int nrounds, has_cpu;
 	const char *cpu_match;
 	double link_ceiling;
@@ -240,6 +244,56 @@ static int cpu_hosts_of(struct rio_resultdoc *rd)
 	return 0;
 }
 
+static int check_of(struct rio_res_check *c, json_object *o)
+{
+	json_object *lc = rio_json_get(o, "likely_causes");
+	json_object *rs = rio_json_get(o, "rounds");
+	const char **causes;
+	int *rounds;
+	size_t i;
+
+	c->name = rio_json_str(o, "name");
+	c->status = rio_json_str(o, "status");
+	c->message = rio_json_str(o, "message");
+	c->host = rio_json_str(o, "host");
+	c->causes = causes = array_of(rio_json_len(lc), sizeof(*causes));
+	c->rounds = rounds = array_of(rio_json_len(rs), sizeof(*rounds));
+	if (!causes || !rounds)
+		return -ENOMEM;
+	for (; c->ncauses < rio_json_len(lc); c->ncauses++)
+		causes[c->ncauses] = json_object_get_string(
+			json_object_array_get_idx(lc, c->ncauses));
+	for (i = 0; i < rio_json_len(rs); i++)
+		rounds[c->nrounds++] =
+			json_object_get_int(json_object_array_get_idx(rs, i));
+	return 0;
+}
+
+/* The checks and warnings: what the result says of its own figures. */
+static int findings_of(struct rio_resultdoc *rd)
+{
+	json_object *cs = rio_json_get(rd->doc, "checks");
+	json_object *ws = rio_json_get(rd->doc, "warnings"), *w;
+	size_t i;
+
+	rd->checks = array_of(rio_json_len(cs), sizeof(*rd->checks));
+	rd->warnings = array_of(rio_json_len(ws), sizeof(*rd->warnings));
+	if (!rd->checks || !rd->warnings)
+		return -ENOMEM;
+	for (; rd->nchecks < rio_json_len(cs); rd->nchecks++)
+		if (check_of(&rd->checks[rd->nchecks],
+			     json_object_array_get_idx(cs, rd->nchecks)))
+			return -ENOMEM;
+	for (i = 0; i < rio_json_len(ws); i++) {
+		w = json_object_array_get_idx(ws, i);
+		rd->warnings[rd->nwarnings++] = (struct rio_res_warning){
+			.code = rio_json_str(w, "code"),
+			.message = rio_json_str(w, "message"),
+		};
+	}
+	return 0;
+}
+
 static double link_ceiling_of(json_object *links)
 {
 	double sum = 0;
@@ -280,6 +334,8 @@ static int read_all(struct rio_resultdoc *rd)
 		if (baseline_of(&rd->baselines[i],
 				json_object_array_get_idx(bs, i)))
 			return -ENOMEM;
+	if (findings_of(rd))
+		return -ENOMEM;
 	return cpu_hosts_of(rd);
 }
 
@@ -316,6 +372,12 @@ void rio_resultdoc_delete(struct rio_resultdoc **rdp)
 	}
 	for (i = 0; rd->baselines && i <= rd->nbaselines; i++)
 		free((void *)rd->baselines[i].host_cpu.v);
+	for (i = 0; rd->checks && i <= rd->nchecks; i++) {
+		free((void *)rd->checks[i].causes);
+		free((void *)rd->checks[i].rounds);
+	}
+	free(rd->checks);
+	free(rd->warnings);
 	free(rd->jobs);
 	free(rd->pairs);
 	free(rd->baselines);
@@ -414,6 +476,28 @@ const struct rio_res_baseline *
 rio_resultdoc_baseline(const struct rio_resultdoc *rd, size_t i)
 {
 	return i < rd->nbaselines ? &rd->baselines[i] : NULL;
+}
+
+size_t rio_resultdoc_nchecks(const struct rio_resultdoc *rd)
+{
+	return rd->nchecks;
+}
+
+const struct rio_res_check *rio_resultdoc_check(const struct rio_resultdoc *rd,
+						size_t i)
+{
+	return i < rd->nchecks ? &rd->checks[i] : NULL;
+}
+
+size_t rio_resultdoc_nwarnings(const struct rio_resultdoc *rd)
+{
+	return rd->nwarnings;
+}
+
+const struct rio_res_warning *
+rio_resultdoc_warning(const struct rio_resultdoc *rd, size_t i)
+{
+	return i < rd->nwarnings ? &rd->warnings[i] : NULL;
 }
 
 size_t rio_resultdoc_ncpu_hosts(const struct rio_resultdoc *rd)

@@ -8,8 +8,8 @@
 
 /*
  * A result's figures read once into structs (results-schema/README.md
- * names each): its jobs (results[]), pairs (comparisons[]), baselines and
- * the hosts whose CPU was watched. The readers of a result take these,
+ * names each): its jobs (results[]), pairs (comparisons[]), baselines,
+ * the hosts whose CPU was watched, and what its checks and warnings said. The readers of a result take these,
  * not keys. A number the result holds as null, or lacks, is NaN; a string
  * it lacks is NULL. Strings live as long as the model.
  */
@@ -120,6 +120,20 @@ struct rio_res_baseline {
 	} over_rounds;
 };
 
+/* checks[i]: one check of the run. */
+struct rio_res_check {
+	const char *name, *status, *message, *host;
+	const char *const *causes; /* likely_causes */
+	size_t ncauses;
+	const int *rounds; /* a result of rounds: the rounds it came out in */
+	size_t nrounds;
+};
+
+/* warnings[i]. */
+struct rio_res_warning {
+	const char *code, *message;
+};
+
 /* Reads doc (a result). Returns 0, or -ENOMEM (nothing allocated). */
 int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out);
 void rio_resultdoc_delete(struct rio_resultdoc **rd);
@@ -153,6 +167,13 @@ const struct rio_res_pair *rio_resultdoc_pair(const struct rio_resultdoc *rd,
 size_t rio_resultdoc_nbaselines(const struct rio_resultdoc *rd);
 const struct rio_res_baseline *
 rio_resultdoc_baseline(const struct rio_resultdoc *rd, size_t i);
+
+size_t rio_resultdoc_nchecks(const struct rio_resultdoc *rd);
+const struct rio_res_check *rio_resultdoc_check(const struct rio_resultdoc *rd,
+						size_t i);
+size_t rio_resultdoc_nwarnings(const struct rio_resultdoc *rd);
+const struct rio_res_warning *
+rio_resultdoc_warning(const struct rio_resultdoc *rd, size_t i);
 
 /* The hosts whose CPU was watched, in the result's order (cpu.hosts[], a
  * result of rounds: its first round's). */
