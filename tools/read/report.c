@@ -479,7 +479,8 @@ static void setup_fio_hosts(const struct rio_resultenv *env, FILE *out)
 }
 
 /* Each --client host's environment, as --remote-env recorded it. */
-static void setup_remote(const struct rio_resultenv *env, FILE *out)
+static void setup_remote(const struct rio_resultenv *env,
+			 const struct rio_resultdoc *rd, FILE *out)
 {
 	const struct rio_env_host *r;
 	char what[512];
@@ -499,7 +500,7 @@ static void setup_remote(const struct rio_resultenv *env, FILE *out)
 		setup_devices(r, "  ", out);
 		setup_exports(env, r, "  ", out);
 	}
-	if (rio_resultenv_warned(env, "remote-environment"))
+	if (rio_resultdoc_warned(rd, "remote-environment"))
 		fprintf(out,
 			"- remote hosts' environments: not recorded (run with --remote-env)\n");
 }
@@ -516,15 +517,15 @@ static void setup(const struct rio_resultenv *env,
 	setup_exports(env, h, "", out);
 	setup_mounts(env, out);
 	setup_fio_hosts(env, out);
-	setup_remote(env, out);
+	setup_remote(env, rd, out);
 	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
 			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
 			rio_resultdoc_nrounds(rd), rio_resultdoc_nrounds(rd));
-	if (rio_resultenv_warned(env, "software-rdma"))
+	if (rio_resultdoc_warned(rd, "software-rdma"))
 		fprintf(out,
 			"\n**The RDMA transport is software (Soft-RoCE/siw): it measures the CPU, not a NIC; RDMA slower than TCP here is expected.**\n");
-	if (h->cpu_emulated || rio_resultenv_warned(env, "emulated-cpu"))
+	if (h->cpu_emulated || rio_resultdoc_warned(rd, "emulated-cpu"))
 		fprintf(out,
 			"\n**The CPU is emulated: every figure is far below hardware; compare ratios only.**\n");
 	fprintf(out, "\n");

@@ -494,6 +494,16 @@ size_t rio_resultdoc_nwarnings(const struct rio_resultdoc *rd)
 	return rd->nwarnings;
 }
 
+int rio_resultdoc_warned(const struct rio_resultdoc *rd, const char *code)
+{
+	size_t i;
+
+	for (i = 0; code && i < rd->nwarnings; i++)
+		if (rd->warnings[i].code && !strcmp(rd->warnings[i].code, code))
+			return 1;
+	return 0;
+}
+
 const struct rio_res_warning *
 rio_resultdoc_warning(const struct rio_resultdoc *rd, size_t i)
 {

@@ -172,6 +172,8 @@ size_t rio_resultdoc_nchecks(const struct rio_resultdoc *rd);
 const struct rio_res_check *rio_resultdoc_check(const struct rio_resultdoc *rd,
 						size_t i);
 size_t rio_resultdoc_nwarnings(const struct rio_resultdoc *rd);
+/* Whether a warning of this code ("software-rdma") is among them. */
+int rio_resultdoc_warned(const struct rio_resultdoc *rd, const char *code);
 const struct rio_res_warning *
 rio_resultdoc_warning(const struct rio_resultdoc *rd, size_t i);
 

@@ -300,12 +300,6 @@ rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i)
 	return i < env->nfio_hosts ? &env->fio_hosts[i] : NULL;
 }
 
-int rio_resultenv_warned(const struct rio_resultenv *env, const char *code)
-{
-	return rio_json_find(rio_json_get(env->doc, "warnings"), "code",
-			     code) != NULL;
-}
-
 int rio_resultenv_export_used(const struct rio_resultenv *env, const char *path)
 {
 	const char *colon;

@@ -11,7 +11,7 @@
  * structs (results-schema/README.md names each): this host and every
  * --client host whose environment was recorded (versions, CPU, RDMA ports,
  * NFS exports), the NFS mounts seen during the run, where fio's client/
- * server mode sent the jobs, and the warnings' codes. A string the result
+ * server mode sent the jobs. A string the result
  * lacks is NULL, a number 0; strings live as long as the model.
  */
 struct rio_resultenv;
@@ -79,9 +79,6 @@ const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 size_t rio_resultenv_nfio_hosts(const struct rio_resultenv *env);
 const struct rio_env_fio_host *
 rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i);
-
-/* Whether the result has a warning of this code ("software-rdma"). */
-int rio_resultenv_warned(const struct rio_resultenv *env, const char *code);
 
 /* Whether an export of path was what some job's mount used: a mount's
  * "SERVER:PATH" source ends in it. */
