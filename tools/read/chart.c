@@ -456,21 +456,25 @@ static int side_bins(struct rio_fio_output *const *fios, int n,
 	return nd < 0 ? -1 : nd;
 }
 
-/* One data block per side of each pair: latency, cumulative percent. */
-static void write_cdf(FILE *f, json_object *doc, const struct rio_resultdoc *rd,
-		      struct chart *c)
+/* One data block per side of each pair: latency, cumulative percent.
+ * Returns 0 or -ENOMEM. */
+static int write_cdf(FILE *f, json_object *doc, const struct rio_resultdoc *rd,
+		     struct chart *c)
 {
 	struct rio_hostmap *map = rio_result_hostmap(doc);
 	struct rio_fio_output **fios = NULL;
 	double total, acc;
 	struct rio_fio_bin *b;
-	int k, j, n, nf = 0, ok;
+	int k, j, n = 0, nf = 0;
 	size_t i;
 
 	c->ncdf = 0;
-	ok = map && c->paired && !read_outputs(doc, map, &fios, &nf);
-	for (i = 0; ok && i < rio_resultdoc_npairs(rd); i++)
-		for (k = 0; k < 2; k++) {
+	if (!map)
+		return -ENOMEM;
+	if (c->paired && read_outputs(doc, map, &fios, &nf))
+		n = -1;
+	for (i = 0; c->paired && n >= 0 && i < rio_resultdoc_npairs(rd); i++)
+		for (k = 0; k < 2 && n >= 0; k++) {
 			n = side_bins(fios, nf, rio_resultdoc_pair(rd, i), k,
 				      &b);
 			for (j = 0, total = 0; j < n; j++)
@@ -489,6 +493,7 @@ static void write_cdf(FILE *f, json_object *doc, const struct rio_resultdoc *rd,
 		}
 	free_outputs(fios, nf);
 	rio_hostmap_delete(&map);
+	return n < 0 ? -ENOMEM : 0;
 }
 
 static void cdf_panel(FILE *f, const struct chart *c)
@@ -719,7 +724,9 @@ int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
 		ret = gather(rd, &c, img_path);
 	if (!ret) {
 		write_data(data, &c);
-		write_cdf(data, doc, rd, &c);
+		ret = write_cdf(data, doc, rd, &c);
+	}
+	if (!ret) {
 		c.nsweep = write_sweep(data, rd, &c);
 		ret = write_script(
 			script, data_path, img_path, svg, &c,
@@ -744,8 +751,11 @@ static int draw_in(json_object *doc, const char *dir, const char *path, int svg)
 	ret = open_new(data, &fd);
 	if (!ret)
 		ret = open_new(script, &fs);
-	if (!ret)
+	if (!ret) {
 		ret = rio_chart_script(doc, fd, data, fs, img, svg);
+		if (ret == -ENOMEM)
+			rc_err("plot %s: out of memory", path);
+	}
 	/* Both close, whatever the first gave. */
 	if (fd && fclose(fd))
 		ret = ret ? ret : -EIO;

@@ -23,6 +23,7 @@ struct rio_resultdoc {
 	struct rio_res_warning *warnings;
 	size_t nwarnings;
 	int nrounds, has_cpu;
+	int jobs_multi_host, pairs_multi_host;
 	const char *cpu_match;
 	double link_ceiling;
 };
@@ -305,6 +306,31 @@ static double link_ceiling_of(json_object *links)
 	return i ? sum : NAN;
 }
 
+/* Takes one more row's host into *first: 1 once two rows' differ. */
+static int host_differs(const char **first, const char *h)
+{
+	if (!h)
+		return 0;
+	if (*first && strcmp(*first, h))
+		return 1;
+	*first = h;
+	return 0;
+}
+
+/* Whether the jobs, and the pairs, come from several hosts: each row of
+ * a table asks. */
+static void multi_host_of(struct rio_resultdoc *rd)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < rd->njobs && !rd->jobs_multi_host; i++)
+		rd->jobs_multi_host = host_differs(&first, rd->jobs[i].host);
+	first = NULL;
+	for (i = 0; i < rd->npairs && !rd->pairs_multi_host; i++)
+		rd->pairs_multi_host = host_differs(&first, rd->pairs[i].host);
+}
+
 static int read_all(struct rio_resultdoc *rd)
 {
 	json_object *rs = rio_json_get(rd->doc, "results");
@@ -336,6 +362,7 @@ static int read_all(struct rio_resultdoc *rd)
 			return -ENOMEM;
 	if (findings_of(rd))
 		return -ENOMEM;
+	multi_host_of(rd);
 	return cpu_hosts_of(rd);
 }
 
@@ -412,37 +439,14 @@ double rio_resultdoc_link_ceiling(const struct rio_resultdoc *rd)
 	return rd->link_ceiling;
 }
 
-/* Takes one more row's host into *first: 1 once two rows' differ. */
-static int host_differs(const char **first, const char *h)
-{
-	if (!h)
-		return 0;
-	if (*first && strcmp(*first, h))
-		return 1;
-	*first = h;
-	return 0;
-}
-
 int rio_resultdoc_jobs_multi_host(const struct rio_resultdoc *rd)
 {
-	const char *first = NULL;
-	size_t i;
-
-	for (i = 0; i < rd->njobs; i++)
-		if (host_differs(&first, rd->jobs[i].host))
-			return 1;
-	return 0;
+	return rd->jobs_multi_host;
 }
 
 int rio_resultdoc_pairs_multi_host(const struct rio_resultdoc *rd)
 {
-	const char *first = NULL;
-	size_t i;
-
-	for (i = 0; i < rd->npairs; i++)
-		if (host_differs(&first, rd->pairs[i].host))
-			return 1;
-	return 0;
+	return rd->pairs_multi_host;
 }
 
 size_t rio_resultdoc_njobs(const struct rio_resultdoc *rd)

@@ -252,7 +252,8 @@ static const struct rio_cpustat *local_clock(struct series *s)
 int rio_cpuwatch_record(struct rio_cpuwatch *w,
 			const struct rio_cpu_series **out, int *n)
 {
-	struct rio_cpu_series *rec = realloc(w->rec, w->n * sizeof(*rec));
+	struct rio_cpu_series *rec =
+		realloc(w->rec, (w->n ? w->n : 1) * sizeof(*rec));
 	struct series *s;
 	int i;
 
