@@ -6,6 +6,11 @@
 #include "base/units.h"
 #include "read/cell.h"
 
+const char *rio_cell_str(const char *s)
+{
+	return s ?: "?";
+}
+
 /* A latency triple "p50 / p99 / p99.9" in human units. */
 void rio_cell_lat(char *buf, size_t n, const struct rio_res_lat *clat)
 {

@@ -19,6 +19,10 @@
 
 enum rio_cell_unit { RIO_CELL_RATE, RIO_CELL_COUNT, RIO_CELL_NS };
 
+/* s, or "?" for a string the result should hold but a hand-made one
+ * lacks. */
+const char *rio_cell_str(const char *s);
+
 /* A latency triple "p50 / p99 / p99.9". */
 void rio_cell_lat(char *buf, size_t n, const struct rio_res_lat *clat);
 

@@ -27,7 +27,8 @@ static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 		if (!c->verdict)
 			continue;
 		if (hosts)
-			fprintf(out, "- %s: %s\n", c->host, c->verdict);
+			fprintf(out, "- %s: %s\n", rio_cell_str(c->host),
+				c->verdict);
 		else
 			fprintf(out, "- %s\n", c->verdict);
 	}
@@ -145,8 +146,8 @@ static void host_cpu_table(const struct rio_resultdoc *rd, FILE *out)
 				     is_small(c));
 			fmt_cpu_cost(tc, sizeof(tc), h->tcp_s, &c->tcp,
 				     is_small(c));
-			fprintf(out, "| %s | %s | %s | %s | %s |", l, h->host,
-				rc, tc, ra);
+			fprintf(out, "| %s | %s | %s | %s | %s |", l,
+				rio_cell_str(h->host), rc, tc, ra);
 			if (rio_resultdoc_nrounds(rd))
 				host_cpu_interval(c, h->host, out);
 			fprintf(out, "\n");
@@ -379,14 +380,15 @@ static void setup_devices(const struct rio_env_host *h, const char *pre,
 	if (!h->ndevices)
 		fprintf(out,
 			"%s- RDMA devices: none found (environment from %s)\n",
-			pre, h->source);
+			pre, rio_cell_str(h->source));
 	for (i = 0; i < h->ndevices; i++) {
 		d = &h->devices[i];
 		for (j = 0; j < d->nports; j++) {
 			p = &d->ports[j];
 			fprintf(out,
 				"%s- RDMA device %s (%s, %s) port %d: %s, %s, MTU %d, %s, netdev %s\n",
-				pre, d->name, d->driver ?: "no driver",
+				pre, rio_cell_str(d->name),
+				d->driver ?: "no driver",
 				d->transport ?: "transport unknown", p->port,
 				p->state ?: "?", p->link_layer ?: "?",
 				p->active_mtu, p->rate ?: "rate unknown",
@@ -444,8 +446,9 @@ static void setup_mounts(const struct rio_resultenv *env, FILE *out)
 		m = rio_resultenv_mount(env, i);
 		fprintf(out,
 			"- NFS mount during the run: %s on %s, proto=%s vers=%s rsize=%d wsize=%d nconnect=%d\n",
-			m->source, m->mountpoint, m->proto ?: "?",
-			m->vers ?: "?", m->rsize, m->wsize, m->nconnect);
+			rio_cell_str(m->source), rio_cell_str(m->mountpoint),
+			m->proto ?: "?", m->vers ?: "?", m->rsize, m->wsize,
+			m->nconnect);
 	}
 }
 
@@ -453,11 +456,13 @@ static void setup_mounts(const struct rio_resultenv *env, FILE *out)
 static void setup_host(const char *what, const struct rio_env_host *h,
 		       const char *pre, FILE *out)
 {
-	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what, h->hostname,
-		h->kernel, h->cpu_count, h->cpu_model ?: "unknown CPU",
+	fprintf(out, "- %s %s: kernel %s, %d x %s%s\n", what,
+		rio_cell_str(h->hostname), rio_cell_str(h->kernel),
+		h->cpu_count, h->cpu_model ?: "unknown CPU",
 		h->cpu_emulated ? " (emulated)" : "");
-	fprintf(out, "%s- rdmaio %s, %s, rdma-core %s\n", pre, h->rdmaio,
-		h->fio ?: "fio ?", h->rdma_core ?: "not installed");
+	fprintf(out, "%s- rdmaio %s, %s, rdma-core %s\n", pre,
+		rio_cell_str(h->rdmaio), h->fio ?: "fio ?",
+		h->rdma_core ?: "not installed");
 }
 
 /* Where fio --client sent what: "server lab-server (sock:...)" per host. */
@@ -472,8 +477,8 @@ static void setup_fio_hosts(const struct rio_resultenv *env, FILE *out)
 	for (i = 0; i < rio_resultenv_nfio_hosts(env); i++) {
 		h = rio_resultenv_fio_host(env, i);
 		fprintf(out, "%s %s%s%s (%s%s)", i ? ";" : "", h->role ?: "",
-			h->role ? " jobs on " : "", h->host,
-			h->local ? "this host, " : "", h->client);
+			h->role ? " jobs on " : "", rio_cell_str(h->host),
+			h->local ? "this host, " : "", rio_cell_str(h->client));
 	}
 	fprintf(out, "\n");
 }
@@ -491,11 +496,12 @@ static void setup_remote(const struct rio_resultenv *env,
 		if (r->role)
 			snprintf(what, sizeof(what),
 				 "%s host (fio --client %s) is", r->role,
-				 r->client);
+				 rio_cell_str(r->client));
 		else
 			snprintf(what, sizeof(what),
-				 "remote host %s (fio --client %s) is", r->host,
-				 r->client);
+				 "remote host %s (fio --client %s) is",
+				 rio_cell_str(r->host),
+				 rio_cell_str(r->client));
 		setup_host(what, r, "  ", out);
 		setup_devices(r, "  ", out);
 		setup_exports(env, r, "  ", out);
@@ -536,7 +542,7 @@ static void print_causes(const struct rio_res_check *c, FILE *out)
 	size_t j;
 
 	for (j = 0; j < c->ncauses; j++)
-		fprintf(out, "  - likely: %s\n", c->causes[j]);
+		fprintf(out, "  - likely: %s\n", rio_cell_str(c->causes[j]));
 }
 
 static int same(const char *a, const char *b)
@@ -577,7 +583,7 @@ static void print_loopback(const struct rio_resultdoc *rd, size_t first,
 	for (i = 0; i < rio_resultdoc_nchecks(rd); i++)
 		n += flagged(rio_resultdoc_check(rd, i), "loopback", host);
 	fprintf(out, "- FLAGGED loopback: %zu job%s on %s reached %s itself (",
-		n, n > 1 ? "s" : "", host, host);
+		n, n > 1 ? "s" : "", rio_cell_str(host), rio_cell_str(host));
 	for (i = first, n = 0; i < rio_resultdoc_nchecks(rd); i++) {
 		c = rio_resultdoc_check(rd, i);
 		m = c->message ?: "";
@@ -587,7 +593,7 @@ static void print_loopback(const struct rio_resultdoc *rd, size_t first,
 			fprintf(out, "%s%.*s", n++ ? ", " : "",
 				(int)(on - m - 4), m + 4);
 	}
-	fprintf(out, "); the first: %s", c0->message);
+	fprintf(out, "); the first: %s", rio_cell_str(c0->message));
 	print_rounds(c0, out);
 	print_causes(c0, out);
 }
@@ -604,7 +610,8 @@ static int print_flagged(const struct rio_resultdoc *rd, FILE *out)
 			continue;
 		any = 1;
 		if (!same(c->name, "loopback")) {
-			fprintf(out, "- FLAGGED %s: %s", c->name, c->message);
+			fprintf(out, "- FLAGGED %s: %s", rio_cell_str(c->name),
+				rio_cell_str(c->message));
 			print_rounds(c, out);
 			print_causes(c, out);
 			continue;

@@ -37,13 +37,14 @@ static void verdict(const struct rio_resultdoc *rd,
 	size_t i;
 
 	if (!(b->bw_bytes > 0)) {
-		fprintf(out, "- %s failed: %s (no figures)\n", b->name,
-			b->error);
+		fprintf(out, "- %s failed: %s (no figures)\n",
+			rio_cell_str(b->name), rio_cell_str(b->error));
 		return;
 	}
 	fmt_copy(copy, sizeof(copy), b);
 	rio_units_rate(bw, b->bw_bytes, 0);
-	fprintf(out, "- against %s (one file, %s: %s): ", b->name, copy, bw);
+	fprintf(out, "- against %s (one file, %s: %s): ", rio_cell_str(b->name),
+		copy, bw);
 	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
 		c = rio_resultdoc_pair(rd, i);
 		if (!is_seq_read(c))
@@ -52,7 +53,8 @@ static void verdict(const struct rio_resultdoc *rd,
 		rio_units_ratio(t, c->tcp.bw_bytes / b->bw_bytes);
 		fprintf(out,
 			"%s%s over NFS/RDMA %s %s's bandwidth, over NFS/TCP %s",
-			sep, c->workload, r, b->name, t);
+			sep, rio_cell_str(c->workload), r,
+			rio_cell_str(b->name), t);
 		sep = "; ";
 	}
 	fprintf(out, "%s",
@@ -150,7 +152,7 @@ static void baseline_row(const struct table *t,
 
 	fmt_copy(copy, sizeof(copy), b);
 	rio_units_ratio(r, b->bw_bytes / t->ref);
-	fprintf(out, "| %s (--baseline) |", b->name);
+	fprintf(out, "| %s (--baseline) |", rio_cell_str(b->name));
 	cell_bw(b->bw_bytes, &b->over_rounds.bw_bytes, t->gbit, out);
 	fprintf(out, " %s | %s |", r, b->bw_bytes > 0 ? copy : "failed");
 	cell_cpu(b->cpu_per_gib_s, out);
@@ -170,8 +172,8 @@ static void side_row(const struct table *t, const struct rio_res_pair *c,
 	int k;
 
 	rio_units_ratio(r, s->bw_bytes / t->ref);
-	fprintf(out, "| %s over NFS/%s (fio: %s) |", c->workload,
-		tcp ? "TCP" : "RDMA", s->jobname);
+	fprintf(out, "| %s over NFS/%s (fio: %s) |", rio_cell_str(c->workload),
+		tcp ? "TCP" : "RDMA", rio_cell_str(s->jobname));
 	cell_bw(s->bw_bytes, &sp->bw_bytes, t->gbit, out);
 	fprintf(out, " %s | - |", r);
 	cell_cpu(s->fio_cpu_per_gib_s, out);
@@ -191,7 +193,7 @@ static void head(const struct table *t, const struct rio_res_baseline *first,
 	fprintf(out,
 		"A baseline is one command, timed from its start to its exit (its start-up and any ssh login included); its bandwidth is the size of the one file it copied over that time. The NFS rows are fio's sequential read jobs, with their own job count and requests in flight. Own CPU: the command's processes (over an ssh master connection the encryption is the master's, not theirs), or fio's job threads; each host's CPU is its busy time over the copy's or the job's window.\n\n");
 	fprintf(out, "| What | Bandwidth | vs %s | Copied | Own CPU per GiB |",
-		first->name);
+		rio_cell_str(first->name));
 	for (k = 0; k < t->nhosts; k++)
 		fprintf(out, " %s CPU per GiB |", t->hosts[k]);
 	fprintf(out, "\n|---|---:|---:|---:|---:|");
@@ -207,7 +209,8 @@ static void commands(const struct rio_resultdoc *rd, FILE *out)
 
 	for (i = 0; i < rio_resultdoc_nbaselines(rd); i++) {
 		b = rio_resultdoc_baseline(rd, i);
-		fprintf(out, "- %s: `%s`", b->name, b->command);
+		fprintf(out, "- %s: `%s`", rio_cell_str(b->name),
+			rio_cell_str(b->command));
 		if (b->error)
 			fprintf(out, ": %s", b->error);
 		fprintf(out, "\n");
