@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile bench-send-cpu install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -140,6 +140,12 @@ bench-profile: all
 	@lab/run --softroce --hosts $(HOSTS) \
 		--timeout $$((300 + $${PROFILE_ROUNDS:-2} * 3 * ($${PROFILE_SECONDS:-10} + 90))) \
 		-- scripts/bench-profile
+
+# And a SEND's CPU per message in the whole exact guest (/proc/stat by two
+# run lengths): ib_send_bw -e, librdmaio with use_events, fio's own loop
+# (scripts/send-cpu-split.py).
+bench-send-cpu: all
+	@lab/run --softroce --exact --timeout 600 -- scripts/send-cpu-split.py
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \

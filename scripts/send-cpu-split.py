@@ -8,7 +8,7 @@ of two lengths takes out start-up and connection set-up. Meant for the
 exact lab, whose clock counts instructions, so CPU time is an instruction
 count (one vCPU: both sides sleep on completion events):
 
-    lab/run --softroce --exact --timeout 600 -- python3 scripts/send-cpu-split.py
+    make bench-send-cpu  (lab/run --softroce --exact -- scripts/send-cpu-split.py)
 
 A benchmark, not a test: it prints figures and asserts nothing."""
 import json
