@@ -3,7 +3,7 @@
 # hosts, result/ makes and checks the result, read/ reports, charts and
 # compares results; the command line is on top: rdmaio.c (main, the option
 # tables), args.c, options.c and a cmd_*.c per subcommand.
-RDMAIO_BASE := jsonread strv units text tmpdir
+RDMAIO_BASE := jsonread strv units text tmpdir arena
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpustat runrecord cpucost check check_loopback \

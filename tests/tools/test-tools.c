@@ -400,7 +400,7 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 	rio_cell_interval(cell, sizeof(cell), &p->over_rounds.iops_ratio);
 	assert_string_equal(cell, "-");
 	assert_int_equal((int)p->over_rounds.nhost_cpu_per_gib, 1);
-	assert_false(p->over_rounds.host_cpu_per_gib[0].ratio.set);
+	assert_false(p->over_rounds.host_cpu_per_gib[0].ratio.spread.set);
 	assert_int_equal(rio_resultdoc_baseline(rd, 0)->over_rounds.failed, 1);
 	assert_int_equal(
 		(int)rio_resultdoc_baseline(rd, 0)->over_rounds.bw_bytes.max,

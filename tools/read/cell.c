@@ -62,11 +62,11 @@ void rio_cell_interval(char *buf, size_t n, const struct rio_res_ratio *rs)
 {
 	char m[RIO_UNITS_LEN], lo[RIO_UNITS_LEN], hi[RIO_UNITS_LEN];
 
-	if (!rs || !rs->set) {
+	if (!rs || !rs->spread.set) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	rio_units_ratio(m, rs->median);
+	rio_units_ratio(m, rs->spread.median);
 	rio_units_ratio(lo, rs->ci95_low);
 	rio_units_ratio(hi, rs->ci95_high);
 	if (isnan(rs->ci95_low))

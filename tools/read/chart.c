@@ -378,11 +378,11 @@ static void cpu_panel(FILE *f, const struct chart *c)
 }
 
 /* Adds the directions of one side of a pair (TCP's when tcp) in one fio
- * output to dirs[] (nd so far, room for cap); the new count, -1 when out
- * of room. */
+ * output to dirs[] (nd so far, room for every job of the output): the new
+ * count. */
 static int side_dirs(const struct rio_fio_output *fio,
 		     const struct rio_res_pair *p, int tcp,
-		     const struct rio_fio_dir **dirs, int nd, int cap)
+		     const struct rio_fio_dir **dirs, int nd)
 {
 	int d = rio_fio_dir_index(tcp ? p->tcp_direction : p->direction);
 	const char *job = tcp ? p->tcp.jobname : p->rdma.jobname;
@@ -395,8 +395,6 @@ static int side_dirs(const struct rio_fio_output *fio,
 		j = rio_fio_output_job(fio, i);
 		if (strcmp(j->host, p->host) || strcmp(j->jobname ?: "", job))
 			continue;
-		if (nd == cap)
-			return -1;
 		dirs[nd++] = &j->dir[d];
 	}
 	return nd;
@@ -448,10 +446,9 @@ static int side_bins(struct rio_fio_output *const *fios, int n,
 	dirs = calloc(cap ? cap : 1, sizeof(*dirs));
 	if (!dirs)
 		return -1;
-	for (r = 0; r < n && nd >= 0; r++)
-		nd = side_dirs(fios[r], p, tcp, dirs, nd, cap);
-	if (nd >= 0)
-		nd = rio_fio_bins_merge(dirs, nd, out);
+	for (r = 0; r < n; r++)
+		nd = side_dirs(fios[r], p, tcp, dirs, nd);
+	nd = rio_fio_bins_merge(dirs, nd, out);
 	free(dirs);
 	return nd < 0 ? -1 : nd;
 }

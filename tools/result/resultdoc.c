@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "result/resultdoc.h"
 #include "base/jsonread.h"
 
 struct rio_resultdoc {
 	json_object *doc; /* held: the strings point into it */
+	struct rio_arena arena; /* every array of the model */
 	const char *hostname;
 	struct rio_res_job *jobs;
 	size_t njobs;
@@ -59,11 +61,7 @@ static struct rio_res_spread spread_of(json_object *o)
 
 static struct rio_res_ratio ratio_of(json_object *o)
 {
-	return (struct rio_res_ratio){ .set = is_object(o),
-				       .n = (int)rio_json_num(o, "n", 0),
-				       .median = num(o, "median"),
-				       .min = num(o, "min"),
-				       .max = num(o, "max"),
+	return (struct rio_res_ratio){ .spread = spread_of(o),
 				       .geomean = num(o, "geomean"),
 				       .ci95_low = num(o, "ci95_low"),
 				       .ci95_high = num(o, "ci95_high") };
@@ -80,20 +78,15 @@ static struct rio_res_figures figures_of(json_object *o)
 	};
 }
 
-/* Arrays of the model: one allocation each, freed with it. */
-static void *array_of(size_t n, size_t size)
-{
-	return calloc(n + 1, size);
-}
-
-static int cpus_of(struct rio_res_cpus *c, json_object *arr)
+static int cpus_of(struct rio_arena *a, struct rio_res_cpus *c,
+		   json_object *arr)
 {
 	struct rio_res_cpu *v;
 	json_object *h;
 	size_t i;
 
 	c->n = rio_json_len(arr);
-	c->v = v = array_of(c->n, sizeof(*v));
+	c->v = v = rio_arena_calloc(a, c->n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < c->n; i++) {
@@ -120,7 +113,7 @@ static void dir_of(struct rio_res_dir *d, json_object *o)
 	d->clat = lat_of(rio_json_get(o, "clat_ns"));
 }
 
-static int job_of(struct rio_res_job *j, json_object *r)
+static int job_of(struct rio_arena *a, struct rio_res_job *j, json_object *r)
 {
 	json_object *cpu = rio_json_get(r, "fio_cpu");
 	json_object *ov = rio_json_get(r, "over_rounds");
@@ -145,7 +138,7 @@ static int job_of(struct rio_res_job *j, json_object *r)
 	j->fio_cpu_per_kio_s = num(cpu, "per_kio_s");
 	j->fio_usr_pct = rio_json_num(cpu, "usr_pct", 0);
 	j->fio_sys_pct = rio_json_num(cpu, "sys_pct", 0);
-	return cpus_of(&j->host_cpu, rio_json_get(r, "host_cpu"));
+	return cpus_of(a, &j->host_cpu, rio_json_get(r, "host_cpu"));
 }
 
 static struct rio_res_side side_of(json_object *s)
@@ -159,7 +152,8 @@ static struct rio_res_side side_of(json_object *s)
 	};
 }
 
-static int pair_rounds_of(struct rio_res_pair *p, json_object *ov)
+static int pair_rounds_of(struct rio_arena *a, struct rio_res_pair *p,
+			  json_object *ov)
 {
 	json_object *hc = rio_json_get(ov, "host_cpu_per_gib"), *h;
 	struct rio_res_host_ratio *v;
@@ -174,7 +168,8 @@ static int pair_rounds_of(struct rio_res_pair *p, json_object *ov)
 	p->over_rounds.p99_ratio = ratio_of(rio_json_get(ov, "p99_ratio"));
 	p->over_rounds.fio_cpu_per_gib_ratio =
 		ratio_of(rio_json_get(ov, "fio_cpu_per_gib_ratio"));
-	p->over_rounds.host_cpu_per_gib = v = array_of(n, sizeof(*v));
+	p->over_rounds.host_cpu_per_gib = v =
+		rio_arena_calloc(a, n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	p->over_rounds.nhost_cpu_per_gib = n;
@@ -186,7 +181,7 @@ static int pair_rounds_of(struct rio_res_pair *p, json_object *ov)
 	return 0;
 }
 
-static int pair_of(struct rio_res_pair *p, json_object *c)
+static int pair_of(struct rio_arena *a, struct rio_res_pair *p, json_object *c)
 {
 	p->host = rio_json_str(c, "host");
 	p->workload = rio_json_str(c, "workload");
@@ -201,13 +196,14 @@ static int pair_of(struct rio_res_pair *p, json_object *c)
 	p->p50_ratio = num(c, "p50_ratio");
 	p->p99_ratio = num(c, "p99_ratio");
 	p->fio_cpu_per_gib_ratio = num(c, "fio_cpu_per_gib_ratio");
-	if (pair_rounds_of(p, rio_json_get(c, "over_rounds")))
+	if (pair_rounds_of(a, p, rio_json_get(c, "over_rounds")))
 		return -ENOMEM;
-	return cpus_of(&p->host_cpu_per_gib,
+	return cpus_of(a, &p->host_cpu_per_gib,
 		       rio_json_get(c, "host_cpu_per_gib"));
 }
 
-static int baseline_of(struct rio_res_baseline *b, json_object *o)
+static int baseline_of(struct rio_arena *a, struct rio_res_baseline *b,
+		       json_object *o)
 {
 	json_object *ov = rio_json_get(o, "over_rounds");
 
@@ -222,7 +218,7 @@ static int baseline_of(struct rio_res_baseline *b, json_object *o)
 	b->over_rounds.failed = (int)rio_json_num(ov, "failed", 0);
 	b->over_rounds.bw_bytes = spread_of(rio_json_get(ov, "bw_bytes"));
 	b->over_rounds.elapsed_s = spread_of(rio_json_get(ov, "elapsed_s"));
-	return cpus_of(&b->host_cpu, rio_json_get(o, "host_cpu"));
+	return cpus_of(a, &b->host_cpu, rio_json_get(o, "host_cpu"));
 }
 
 /* The watched hosts: a result of rounds has them in each round's cpu. */
@@ -236,7 +232,8 @@ static int cpu_hosts_of(struct rio_resultdoc *rd)
 		cpu = rio_json_get(json_object_array_get_idx(rounds, 0), "cpu");
 	hosts = rio_json_get(cpu, "hosts");
 	rd->ncpu_hosts = rio_json_len(hosts);
-	rd->cpu_hosts = array_of(rd->ncpu_hosts, sizeof(*rd->cpu_hosts));
+	rd->cpu_hosts = rio_arena_calloc(&rd->arena, rd->ncpu_hosts,
+					 sizeof(*rd->cpu_hosts));
 	if (!rd->cpu_hosts)
 		return -ENOMEM;
 	for (i = 0; i < rd->ncpu_hosts; i++)
@@ -245,7 +242,8 @@ static int cpu_hosts_of(struct rio_resultdoc *rd)
 	return 0;
 }
 
-static int check_of(struct rio_res_check *c, json_object *o)
+static int check_of(struct rio_arena *a, struct rio_res_check *c,
+		    json_object *o)
 {
 	json_object *lc = rio_json_get(o, "likely_causes");
 	json_object *rs = rio_json_get(o, "rounds");
@@ -257,8 +255,10 @@ static int check_of(struct rio_res_check *c, json_object *o)
 	c->status = rio_json_str(o, "status");
 	c->message = rio_json_str(o, "message");
 	c->host = rio_json_str(o, "host");
-	c->causes = causes = array_of(rio_json_len(lc), sizeof(*causes));
-	c->rounds = rounds = array_of(rio_json_len(rs), sizeof(*rounds));
+	c->causes = causes =
+		rio_arena_calloc(a, rio_json_len(lc), sizeof(*causes));
+	c->rounds = rounds =
+		rio_arena_calloc(a, rio_json_len(rs), sizeof(*rounds));
 	if (!causes || !rounds)
 		return -ENOMEM;
 	for (; c->ncauses < rio_json_len(lc); c->ncauses++)
@@ -277,12 +277,14 @@ static int findings_of(struct rio_resultdoc *rd)
 	json_object *ws = rio_json_get(rd->doc, "warnings"), *w;
 	size_t i;
 
-	rd->checks = array_of(rio_json_len(cs), sizeof(*rd->checks));
-	rd->warnings = array_of(rio_json_len(ws), sizeof(*rd->warnings));
+	rd->checks = rio_arena_calloc(&rd->arena, rio_json_len(cs),
+				      sizeof(*rd->checks));
+	rd->warnings = rio_arena_calloc(&rd->arena, rio_json_len(ws),
+					sizeof(*rd->warnings));
 	if (!rd->checks || !rd->warnings)
 		return -ENOMEM;
 	for (; rd->nchecks < rio_json_len(cs); rd->nchecks++)
-		if (check_of(&rd->checks[rd->nchecks],
+		if (check_of(&rd->arena, &rd->checks[rd->nchecks],
 			     json_object_array_get_idx(cs, rd->nchecks)))
 			return -ENOMEM;
 	for (i = 0; i < rio_json_len(ws); i++) {
@@ -343,21 +345,24 @@ static int read_all(struct rio_resultdoc *rd)
 	rd->has_cpu = rio_json_get(rd->doc, "cpu") != NULL;
 	rd->cpu_match = rio_json_str(rio_json_get(rd->doc, "cpu"), "match");
 	rd->link_ceiling = link_ceiling_of(rio_json_get(rd->doc, "links"));
-	rd->jobs = array_of(rio_json_len(rs), sizeof(*rd->jobs));
-	rd->pairs = array_of(rio_json_len(cs), sizeof(*rd->pairs));
-	rd->baselines = array_of(rio_json_len(bs), sizeof(*rd->baselines));
+	rd->jobs = rio_arena_calloc(&rd->arena, rio_json_len(rs),
+				    sizeof(*rd->jobs));
+	rd->pairs = rio_arena_calloc(&rd->arena, rio_json_len(cs),
+				     sizeof(*rd->pairs));
+	rd->baselines = rio_arena_calloc(&rd->arena, rio_json_len(bs),
+					 sizeof(*rd->baselines));
 	if (!rd->jobs || !rd->pairs || !rd->baselines)
 		return -ENOMEM;
 	for (; rd->njobs < rio_json_len(rs); rd->njobs++)
-		if (job_of(&rd->jobs[rd->njobs],
+		if (job_of(&rd->arena, &rd->jobs[rd->njobs],
 			   json_object_array_get_idx(rs, rd->njobs)))
 			return -ENOMEM;
 	for (; rd->npairs < rio_json_len(cs); rd->npairs++)
-		if (pair_of(&rd->pairs[rd->npairs],
+		if (pair_of(&rd->arena, &rd->pairs[rd->npairs],
 			    json_object_array_get_idx(cs, rd->npairs)))
 			return -ENOMEM;
 	for (i = 0; i < rio_json_len(bs); i++, rd->nbaselines++)
-		if (baseline_of(&rd->baselines[i],
+		if (baseline_of(&rd->arena, &rd->baselines[i],
 				json_object_array_get_idx(bs, i)))
 			return -ENOMEM;
 	if (findings_of(rd))
@@ -385,30 +390,10 @@ int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
 void rio_resultdoc_delete(struct rio_resultdoc **rdp)
 {
 	struct rio_resultdoc *rd = *rdp;
-	size_t i;
 
 	if (!rd)
 		return;
-	/* A failed read leaves its last entry's arrays half made: calloc'd
-	 * entries free NULL. */
-	for (i = 0; rd->jobs && i <= rd->njobs; i++)
-		free((void *)rd->jobs[i].host_cpu.v);
-	for (i = 0; rd->pairs && i <= rd->npairs; i++) {
-		free((void *)rd->pairs[i].host_cpu_per_gib.v);
-		free((void *)rd->pairs[i].over_rounds.host_cpu_per_gib);
-	}
-	for (i = 0; rd->baselines && i <= rd->nbaselines; i++)
-		free((void *)rd->baselines[i].host_cpu.v);
-	for (i = 0; rd->checks && i <= rd->nchecks; i++) {
-		free((void *)rd->checks[i].causes);
-		free((void *)rd->checks[i].rounds);
-	}
-	free(rd->checks);
-	free(rd->warnings);
-	free(rd->jobs);
-	free(rd->pairs);
-	free(rd->baselines);
-	free(rd->cpu_hosts);
+	rio_arena_free(&rd->arena);
 	json_object_put(rd->doc);
 	free(rd);
 	*rdp = NULL;

@@ -9,8 +9,8 @@
 /*
  * A result's figures read once into structs (results-schema/README.md
  * names each): its jobs (results[]), pairs (comparisons[]), baselines,
- * the hosts whose CPU was watched, and what its checks and warnings said. The readers of a result take these,
- * not keys. A number the result holds as null, or lacks, is NaN; a string
+ * the hosts whose CPU was watched, and what its checks and warnings
+ * said. The readers of a result take these, not keys. A number the result holds as null, or lacks, is NaN; a string
  * it lacks is NULL. Strings live as long as the model.
  */
 struct rio_resultdoc;
@@ -23,11 +23,11 @@ struct rio_res_spread {
 	double median, min, max;
 };
 
-/* An RDMA/TCP ratio over the rounds: as a spread, with the geometric
+/* An RDMA/TCP ratio over the rounds: its spread, with the geometric
  * mean of the rounds' ratios and its 95 % interval (NaN: none). */
 struct rio_res_ratio {
-	int set, n;
-	double median, min, max, geomean, ci95_low, ci95_high;
+	struct rio_res_spread spread;
+	double geomean, ci95_low, ci95_high;
 };
 
 /* A direction's or a side's figures over the rounds. */

@@ -4,12 +4,12 @@
 #include <string.h>
 
 #include "base/jsonread.h"
+#include "base/arena.h"
 #include "result/resultenv.h"
 
 struct rio_resultenv {
 	json_object *doc; /* held: the strings point into it */
-	void **allocs; /* every array of the model, freed with it */
-	size_t nallocs;
+	struct rio_arena arena; /* every array of the model */
 	struct rio_env_host host;
 	struct rio_env_host *remotes;
 	size_t nremotes;
@@ -18,21 +18,6 @@ struct rio_resultenv {
 	struct rio_env_fio_host *fio_hosts;
 	size_t nfio_hosts;
 };
-
-/* An array of n entries owned by env; NULL when out of memory. */
-static void *array_of(struct rio_resultenv *env, size_t n, size_t size)
-{
-	void **a = realloc(env->allocs, (env->nallocs + 1) * sizeof(*a));
-	void *v;
-
-	if (!a)
-		return NULL;
-	env->allocs = a;
-	v = calloc(n + 1, size);
-	if (v)
-		a[env->nallocs++] = v;
-	return v;
-}
 
 static int int_of(json_object *o, const char *key, int def)
 {
@@ -47,7 +32,7 @@ static int ports_of(struct rio_resultenv *env, struct rio_env_device *d,
 	size_t i;
 
 	d->nports = rio_json_len(arr);
-	d->ports = v = array_of(env, d->nports, sizeof(*v));
+	d->ports = v = rio_arena_calloc(&env->arena, d->nports, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < d->nports; i++) {
@@ -72,7 +57,7 @@ static int devices_of(struct rio_resultenv *env, struct rio_env_host *h,
 	size_t i;
 
 	h->ndevices = rio_json_len(arr);
-	h->devices = v = array_of(env, h->ndevices, sizeof(*v));
+	h->devices = v = rio_arena_calloc(&env->arena, h->ndevices, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < h->ndevices; i++) {
@@ -95,7 +80,7 @@ static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
 	size_t i, j;
 
 	h->nexports = rio_json_len(arr);
-	h->exports = v = array_of(env, h->nexports, sizeof(*v));
+	h->exports = v = rio_arena_calloc(&env->arena, h->nexports, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < h->nexports; i++) {
@@ -104,8 +89,8 @@ static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
 		v[i].path = rio_json_str(e, "path");
 		v[i].clients = rio_json_str(e, "clients");
 		v[i].noptions = rio_json_len(o);
-		v[i].options = opts =
-			array_of(env, v[i].noptions, sizeof(*opts));
+		v[i].options = opts = rio_arena_calloc(
+			&env->arena, v[i].noptions, sizeof(*opts));
 		if (!opts)
 			return -ENOMEM;
 		for (j = 0; j < v[i].noptions; j++)
@@ -215,12 +200,14 @@ static int read_all(struct rio_resultenv *env)
 	json_object *rs = rio_json_get(doc, "remote_hosts");
 
 	env->nmounts = rio_json_len(ms);
-	env->mounts = array_of(env, env->nmounts, sizeof(*env->mounts));
+	env->mounts = rio_arena_calloc(&env->arena, env->nmounts,
+				       sizeof(*env->mounts));
 	env->nfio_hosts = rio_json_len(fh);
-	env->fio_hosts =
-		array_of(env, env->nfio_hosts, sizeof(*env->fio_hosts));
+	env->fio_hosts = rio_arena_calloc(&env->arena, env->nfio_hosts,
+					  sizeof(*env->fio_hosts));
 	env->nremotes = rio_json_len(rs);
-	env->remotes = array_of(env, env->nremotes, sizeof(*env->remotes));
+	env->remotes = rio_arena_calloc(&env->arena, env->nremotes,
+					sizeof(*env->remotes));
 	if (!env->mounts || !env->fio_hosts || !env->remotes)
 		return -ENOMEM;
 	mounts_of(env, ms);
@@ -250,13 +237,10 @@ int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
 void rio_resultenv_delete(struct rio_resultenv **envp)
 {
 	struct rio_resultenv *env = *envp;
-	size_t i;
 
 	if (!env)
 		return;
-	for (i = 0; i < env->nallocs; i++)
-		free(env->allocs[i]);
-	free(env->allocs);
+	rio_arena_free(&env->arena);
 	json_object_put(env->doc);
 	free(env);
 	*envp = NULL;
