@@ -10,11 +10,16 @@ count (one vCPU: both sides sleep on completion events):
 
     make bench-send-cpu  (lab/run --softroce --exact -- scripts/send-cpu-split.py)
 
+Under lab/run --insn-count (make bench-send-insn) every run is also a window
+of the instruction counter, for scripts/insn-report.py to split by function.
+
 A benchmark, not a test: it prints figures and asserts nothing."""
 import json
 import os
 import subprocess
 import sys
+
+import insnlab
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEV = os.environ["RDMAIO_RDMA_DEV"]
@@ -23,6 +28,7 @@ ENGINE = os.path.join(REPO, "build", "librdmaio.so")
 COLS = ["user", "nice", "system", "idle", "iowait", "irq", "softirq"]
 HZ = os.sysconf("SC_CLK_TCK")
 PORT = [7900]
+INSN = insnlab.Windows()
 
 
 def stat():
@@ -76,16 +82,18 @@ def fio_null(secs):
     return ios(fio(*jobs), "write")
 
 
-def measure(run, arg):
+def measure(name, run, arg):
+    INSN.begin()
     a, ca = stat()
     n = run(arg)
     b, cb = stat()
+    INSN.end(name, n)
     return n, [y - x for x, y in zip(a, b)], cb - ca
 
 
 def split(name, run, short, long_):
-    n1, d1, c1 = measure(run, short)
-    n2, d2, c2 = measure(run, long_)
+    n1, d1, c1 = measure(name, run, short)
+    n2, d2, c2 = measure(name, run, long_)
     dn = n2 - n1
     us = [(y - x) / dn * 1e6 for x, y in zip(d1, d2)]
     busy = sum(us) - us[COLS.index("idle")] - us[COLS.index("iowait")]
@@ -103,6 +111,7 @@ def main():
     split("librdmaio SEND, use_events, 8 B, 1 in flight",
           lambda s: librdmaio(s, 1), 2, 6)
     split("fio null engine, a write and a read job, 8 B, 64 in flight", fio_null, 2, 6)
+    INSN.finish()
 
 
 if __name__ == "__main__":

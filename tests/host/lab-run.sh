@@ -82,4 +82,11 @@ check_fails "unknown options are refused" 125 "unknown option '--bogus'" lab/run
 check_fails "--exact with two hosts is refused, saying why" 125 \
 	"--exact runs one guest: two instruction-counted guests keep separate clocks" \
 	lab/run --exact --hosts 2 -- true
+check_fails "--insn-count without --exact is refused, saying why" 125 \
+	"--insn-count needs --exact" lab/run --insn-count build/insn-refused -- true
+check_fails "--insn-count outside the repository is refused" 125 \
+	"is outside .*repository share" lab/run --exact --insn-count "$tmp/insn" -- true
+check_fails "--insn-count into a folder with files is refused" 125 \
+	"is not empty; give a new folder" lab/run --exact --insn-count scripts -- true
+check "... and a refused --insn-count creates nothing" test ! -e build/insn-refused
 done_testing
