@@ -561,10 +561,13 @@ static int rio_client_poll(struct rio_client *c)
 	return n;
 }
 
-/* Arms the CQ, reaps what raced in, else sleeps a while on the channel.
- * Returns how many completions it reaped, or -errno. */
+/* Arms the CQ, reaps what raced in, else sleeps a while on the channel
+ * and reaps when the CQ alone woke it: the caller's idle path (connection
+ * and device events, the clocks) runs only after a sleep that ended
+ * otherwise. Returns how many completions it reaped, or -errno. */
 static int rio_client_sleep(struct rio_client *c)
 {
+	const int others[] = { c->ch->fd, c->verbs->async_fd };
 	int n, ret;
 
 	ret = ibv_req_notify_cq(c->cq, 0);
@@ -575,8 +578,12 @@ static int rio_client_sleep(struct rio_client *c)
 	n = rio_client_poll(c);
 	if (n)
 		return n;
-	ret = rio_cq_wait(c->cc, 100);
-	return ret < 0 ? ret : 0;
+	/* A dead client no longer takes device events: one left unread
+	 * would end every sleep at once. */
+	ret = rio_cq_wait(c->cc, others, c->dead ? 1 : 2, 100);
+	if (ret < 0)
+		return ret;
+	return ret == RIO_CQ_WOKE ? rio_client_poll(c) : 0;
 }
 
 /* fio waits on completions that do not come yet (a slow target, long

@@ -22,34 +22,48 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 	return rio_fd_nonblock((*cc)->fd, "completion channel");
 }
 
-/* use_events: sleep until the CQ signals or timeout_ms pass. The caller
- * armed the CQ and found it empty after arming, so no event is lost. */
-int rio_cq_wait(struct ibv_comp_channel *cc, int timeout_ms)
+/* use_events: sleep until the CQ signals, a connection or device event
+ * waits (the others), or timeout_ms pass. One poll() watches them all, so
+ * a wake by the CQ alone costs its caller no look at the others: each
+ * look is a syscall, and a message would otherwise pay two per side. */
+int rio_cq_wait(struct ibv_comp_channel *cc, const int *others,
+		unsigned int nothers, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = cc->fd, .events = POLLIN };
+	struct pollfd pfd[1 + RIO_CQ_MAX_OTHERS];
 	struct ibv_cq *ev_cq;
+	unsigned int i;
 	void *ev_ctx;
-	int ret, err;
+	int ret, err, woke = 0;
 
-	ret = poll(&pfd, 1, timeout_ms);
+	if (nothers > RIO_CQ_MAX_OTHERS)
+		return -EINVAL;
+	pfd[0] = (struct pollfd){ .fd = cc->fd, .events = POLLIN };
+	for (i = 0; i < nothers; i++)
+		pfd[1 + i] =
+			(struct pollfd){ .fd = others[i], .events = POLLIN };
+	ret = poll(pfd, 1 + nothers, timeout_ms);
 	if (ret < 0) {
 		err = errno;
 		if (err == EINTR)
 			return 0;
-		rio_err_call(err, "poll(completion channel fd=%d)", cc->fd);
+		rio_err_call(err, "poll(completion channel fd=%d and %u more)",
+			     cc->fd, nothers);
 		return -err;
 	}
-	if (!ret)
-		return 0;
+	for (i = 0; i < nothers; i++)
+		if (pfd[1 + i].revents)
+			woke = RIO_CQ_OTHER;
+	if (!pfd[0].revents)
+		return woke;
 	if (ibv_get_cq_event(cc, &ev_cq, &ev_ctx)) {
 		err = errno;
 		if (err == EAGAIN)
-			return 0;
+			return woke;
 		rio_err_call(err, "ibv_get_cq_event(fd=%d)", cc->fd);
 		return -err;
 	}
 	ibv_ack_cq_events(ev_cq, 1);
-	return 0;
+	return woke | RIO_CQ_WOKE;
 }
 
 void rio_cq_delete(struct ibv_cq **cq, const char *who)
