@@ -221,7 +221,11 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 		return -ret;
 	}
 	if (c->o->use_events) {
+		const int others[] = { c->ch->fd, verbs->async_fd };
+
 		ret = rio_cq_channel_new(verbs, c->peer, &c->cc);
+		if (!ret)
+			ret = rio_cq_sleep_new(c->cc, others, 2, &c->sleep);
 		if (ret)
 			return ret;
 	}
@@ -608,6 +612,7 @@ void rio_client_close(struct rio_client *c)
 			rdma_destroy_qp(c->qps[i].id);
 	snprintf(who, sizeof(who), "client of %s", c->peer);
 	rio_cq_delete(&c->cq, who);
+	rio_cq_sleep_delete(&c->sleep);
 	rio_cq_channel_delete(&c->cc, "client");
 	rio_mr_delete(&c->mr, "client I/O buffers");
 	rio_mr_delete(&c->alive_mr, "client keepalive counters");

@@ -567,7 +567,6 @@ static int rio_client_poll(struct rio_client *c)
  * otherwise. Returns how many completions it reaped, or -errno. */
 static int rio_client_sleep(struct rio_client *c)
 {
-	const int others[] = { c->ch->fd, c->verbs->async_fd };
 	int n, ret;
 
 	ret = ibv_req_notify_cq(c->cq, 0);
@@ -580,7 +579,9 @@ static int rio_client_sleep(struct rio_client *c)
 		return n;
 	/* A dead client no longer takes device events: one left unread
 	 * would end every sleep at once. */
-	ret = rio_cq_wait(c->cc, others, c->dead ? 1 : 2, 100);
+	if (c->dead)
+		rio_cq_sleep_forget(c->sleep, c->verbs->async_fd);
+	ret = rio_cq_wait(c->sleep, 100);
 	if (ret < 0)
 		return ret;
 	return ret == RIO_CQ_WOKE ? rio_client_poll(c) : 0;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sleeping on a completion queue (use_events): its channel and the wait. */
+/* Sleeping on a completion queue (use_events): its channel, and the wait
+ * on it and on the job's connection and device events. */
 #include <errno.h>
-#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "cq.h"
 #include "fd.h"
@@ -22,44 +26,100 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 	return rio_fd_nonblock((*cc)->fd, "completion channel");
 }
 
-/* use_events: sleep until the CQ signals, a connection or device event
- * waits (the others), or timeout_ms pass. One poll() watches them all, so
- * a wake by the CQ alone costs its caller no look at the others: each
- * look is a syscall, and a message would otherwise pay two per side. */
-int rio_cq_wait(struct ibv_comp_channel *cc, const int *others,
-		unsigned int nothers, int timeout_ms)
+struct rio_cq_sleep {
+	struct ibv_comp_channel *cc;
+	int epfd;
+};
+
+/* The channel is event 0, the others 1 to nothers. */
+static int rio_cq_sleep_add(struct rio_cq_sleep *s, int fd, uint32_t i)
 {
-	struct pollfd pfd[1 + RIO_CQ_MAX_OTHERS];
-	struct ibv_cq *ev_cq;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
+	int err;
+
+	if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev))
+		return 0;
+	err = errno;
+	rio_err_call(err, "epoll_ctl(ADD, fd=%d)", fd);
+	return -err;
+}
+
+int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
+		     unsigned int nothers, struct rio_cq_sleep **sp)
+{
+	struct rio_cq_sleep *s;
 	unsigned int i;
-	void *ev_ctx;
-	int ret, err, woke = 0;
+	int err;
 
 	if (nothers > RIO_CQ_MAX_OTHERS)
 		return -EINVAL;
-	pfd[0] = (struct pollfd){ .fd = cc->fd, .events = POLLIN };
-	for (i = 0; i < nothers; i++)
-		pfd[1 + i] =
-			(struct pollfd){ .fd = others[i], .events = POLLIN };
-	ret = poll(pfd, 1 + nothers, timeout_ms);
-	if (ret < 0) {
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cc = cc;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0) {
+		err = errno;
+		rio_err_call(err, "epoll_create1(use_events)");
+		free(s);
+		return -err;
+	}
+	err = rio_cq_sleep_add(s, cc->fd, 0);
+	for (i = 0; !err && i < nothers; i++)
+		err = rio_cq_sleep_add(s, others[i], i + 1);
+	if (err) {
+		rio_cq_sleep_delete(&s);
+		return err;
+	}
+	*sp = s;
+	return 0;
+}
+
+void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd)
+{
+	if (s && epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL) && errno != ENOENT)
+		rio_err_call(errno, "epoll_ctl(DEL, fd=%d)", fd);
+}
+
+void rio_cq_sleep_delete(struct rio_cq_sleep **sp)
+{
+	if (!sp || !*sp)
+		return;
+	if (close((*sp)->epfd))
+		rio_err_call(errno, "close(epoll fd=%d)", (*sp)->epfd);
+	free(*sp);
+	*sp = NULL;
+}
+
+int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms)
+{
+	struct epoll_event evs[1 + RIO_CQ_MAX_OTHERS];
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int i, n, err, woke = 0, cq = 0;
+
+	n = epoll_wait(s->epfd, evs, 1 + RIO_CQ_MAX_OTHERS, timeout_ms);
+	if (n < 0) {
 		err = errno;
 		if (err == EINTR)
 			return 0;
-		rio_err_call(err, "poll(completion channel fd=%d and %u more)",
-			     cc->fd, nothers);
+		rio_err_call(err, "epoll_wait(completion channel fd=%d)",
+			     s->cc->fd);
 		return -err;
 	}
-	for (i = 0; i < nothers; i++)
-		if (pfd[1 + i].revents)
+	for (i = 0; i < n; i++) {
+		if (evs[i].data.u32)
 			woke = RIO_CQ_OTHER;
-	if (!pfd[0].revents)
+		else
+			cq = 1;
+	}
+	if (!cq)
 		return woke;
-	if (ibv_get_cq_event(cc, &ev_cq, &ev_ctx)) {
+	if (ibv_get_cq_event(s->cc, &ev_cq, &ev_ctx)) {
 		err = errno;
 		if (err == EAGAIN)
 			return woke;
-		rio_err_call(err, "ibv_get_cq_event(fd=%d)", cc->fd);
+		rio_err_call(err, "ibv_get_cq_event(fd=%d)", s->cc->fd);
 		return -err;
 	}
 	ibv_ack_cq_events(ev_cq, 1);

@@ -8,21 +8,31 @@
 
 int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 		       struct ibv_comp_channel **cc);
+/* A use_events sleep's descriptors, the CQ channel and at most
+ * RIO_CQ_MAX_OTHERS others (the CM channel, the device's async events),
+ * in one epoll set made with the job: a sleep is then one epoll_wait,
+ * where poll() would hook every descriptor in and out again each time. */
+struct rio_cq_sleep;
+
+#define RIO_CQ_MAX_OTHERS 2
+int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
+		     unsigned int nothers, struct rio_cq_sleep **s);
+/* Stops watching fd, one of the others (a no-op when already stopped). */
+void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd);
+void rio_cq_sleep_delete(struct rio_cq_sleep **s);
+
 /* What ended a rio_cq_wait: the channel's event (taken and acked), one of
- * the other descriptors readable, or both; 0 when timeout_ms passed. */
+ * the others readable, or both; 0 when timeout_ms passed. */
 #define RIO_CQ_WOKE 1
 #define RIO_CQ_OTHER 2
-#define RIO_CQ_MAX_OTHERS 2
 
-/* Sleeps until a CQ of the channel signals, one of the nothers (at most
- * RIO_CQ_MAX_OTHERS) descriptors in others is readable, or timeout_ms
- * pass; the caller armed its CQ and found it empty after arming. A mask
- * of RIO_CQ_WOKE and RIO_CQ_OTHER, or -errno. */
-int rio_cq_wait(struct ibv_comp_channel *cc, const int *others,
-		unsigned int nothers, int timeout_ms);
+/* Sleeps until the CQ signals, one of the others is readable or
+ * timeout_ms pass; the caller armed its CQ and found it empty after
+ * arming. A mask of RIO_CQ_WOKE and RIO_CQ_OTHER, or -errno. */
+int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms);
 
 /* Teardown steps, safe on NULL and leaving NULL behind: a CQ first, then
- * the channel it signalled. A failure is logged and teardown goes on. */
+ * the sleep, then the channel it signalled. A failure is logged and teardown goes on. */
 void rio_cq_delete(struct ibv_cq **cq, const char *who);
 void rio_cq_channel_delete(struct ibv_comp_channel **cc, const char *who);
 

@@ -244,7 +244,11 @@ static int rio_target_resources(struct rio_target *t)
 		return -ret;
 	}
 	if (t->receives && t->o->use_events) {
+		const int others[] = { t->ch->fd, t->verbs->async_fd };
+
 		ret = rio_cq_channel_new(t->verbs, t->where, &t->cc);
+		if (!ret)
+			ret = rio_cq_sleep_new(t->cc, others, 2, &t->sleep);
 		if (ret)
 			return ret;
 	}
@@ -832,6 +836,7 @@ void rio_target_close(struct rio_target *t)
 	}
 	snprintf(who, sizeof(who), "target %s", t->where);
 	rio_cq_delete(&t->cq, who);
+	rio_cq_sleep_delete(&t->sleep);
 	rio_cq_channel_delete(&t->cc, "target");
 	rio_mr_delete(&t->io_mr, "target receive buffers");
 	rio_pd_delete(&t->pd, who);

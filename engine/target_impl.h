@@ -37,6 +37,7 @@ struct rio_target {
 	struct ibv_device_attr attr;
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *cc;
+	struct rio_cq_sleep *sleep; /* cc, ch and the async fd (use_events) */
 	struct ibv_cq *cq;
 	struct ibv_srq *srq;
 	void *region;

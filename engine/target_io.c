@@ -131,10 +131,9 @@ static int rio_target_reap(struct rio_target *t)
 /* use_events: arm, reap what raced in, else sleep a little on the
  * channel. Woken by the CQ alone, it reaps at once: the caller looks at
  * connection and device events only after a sleep that ended otherwise
- * (their descriptors share the sleep's poll, so none waits unseen). */
+ * (their descriptors share the sleep's epoll set, so none waits unseen). */
 static int rio_target_sleep(struct rio_target *t)
 {
-	const int others[] = { t->ch->fd, t->verbs->async_fd };
 	int ret;
 
 	ret = ibv_req_notify_cq(t->cq, 0);
@@ -145,7 +144,7 @@ static int rio_target_sleep(struct rio_target *t)
 	ret = rio_target_reap(t);
 	if (ret)
 		return ret;
-	ret = rio_cq_wait(t->cc, others, 2, 20);
+	ret = rio_cq_wait(t->sleep, 20);
 	if (ret < 0)
 		return ret;
 	return ret == RIO_CQ_WOKE ? rio_target_reap(t) : 0;
