@@ -143,16 +143,16 @@ bench-profile: all
 
 # And a SEND's CPU per message in the whole exact guest (/proc/stat by two
 # run lengths): ib_send_bw -e, librdmaio with use_events, fio's own loop
-# (scripts/send-cpu-split.py).
+# (scripts/cpu-split.py).
 bench-send-cpu: all
-	@lab/run --softroce --exact --timeout 600 -- scripts/send-cpu-split.py
+	@lab/run --softroce --exact --timeout 600 -- scripts/cpu-split.py
 
 # The same runs with every instruction counted, per function and shared
 # object, in results/insn-TIME/ (lab/run --insn-count; lab-insn builds the
 # counter): where the instructions of a message go, on both sides.
 bench-send-insn: all lab-insn
 	@d=results/insn-$$(date -u +%Y%m%dT%H%M%SZ); \
-	lab/run --softroce --exact --insn-count "$$d" --timeout 900 -- scripts/send-cpu-split.py
+	lab/run --softroce --exact --insn-count "$$d" --timeout 900 -- scripts/cpu-split.py
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \

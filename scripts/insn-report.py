@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where each message's instructions go, from a lab/run --insn-count folder
-whose runs come in two lengths (scripts/send-cpu-split.py writes such runs):
+whose runs come in two lengths (scripts/cpu-split.py writes such runs):
 
     scripts/insn-report.py DIR [--top N]
 

@@ -8,7 +8,7 @@ of two lengths takes out start-up and connection set-up. Meant for the
 exact lab, whose clock counts instructions, so CPU time is an instruction
 count (one vCPU: both sides sleep on completion events):
 
-    make bench-send-cpu  (lab/run --softroce --exact -- scripts/send-cpu-split.py)
+    make bench-send-cpu  (lab/run --softroce --exact -- scripts/cpu-split.py)
 
 Under lab/run --insn-count (make bench-send-insn) every run is also a window
 of the instruction counter, for scripts/insn-report.py to split by function.
@@ -44,7 +44,7 @@ def fio(*args):
     p = subprocess.run(["timeout", "-k", "5", "120", "fio", "--output-format=json",
                         *args], capture_output=True, text=True)
     if p.returncode:
-        sys.exit(f"send-cpu-split: fio failed: {p.stderr.strip()[-300:]}")
+        sys.exit(f"cpu-split: fio failed: {p.stderr.strip()[-300:]}")
     return json.loads(p.stdout[p.stdout.index("{"):])
 
 
@@ -59,7 +59,7 @@ def perftest(n):
                         IP, "ib_send_bw", "-d", DEV, "-e", "-s", "8", "-t", "64",
                         "-n", str(n), "-N"], capture_output=True, text=True)
     if p.returncode:
-        sys.exit(f"send-cpu-split: ib_send_bw failed: {p.stderr.strip()[-300:]}")
+        sys.exit(f"cpu-split: ib_send_bw failed: {p.stderr.strip()[-300:]}")
     return n
 
 
