@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile bench-send-cpu bench-send-insn lab-insn install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile bench-send-cpu bench-insn lab-insn install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -145,14 +145,17 @@ bench-profile: all
 # run lengths): ib_send_bw -e, librdmaio with use_events, fio's own loop
 # (scripts/cpu-split.py).
 bench-send-cpu: all
-	@lab/run --softroce --exact --timeout 600 -- scripts/cpu-split.py
+	@lab/run --softroce --exact --timeout 600 -- scripts/cpu-split.py send
 
 # The same runs with every instruction counted, per function and shared
 # object, in results/insn-TIME/ (lab/run --insn-count; lab-insn builds the
-# counter): where the instructions of a message go, on both sides.
-bench-send-insn: all lab-insn
+# counter): where the instructions of a message go. VERB=send (default),
+# read or write.
+VERB ?= send
+bench-insn: all lab-insn
 	@d=results/insn-$$(date -u +%Y%m%dT%H%M%SZ); \
-	lab/run --softroce --exact --insn-count "$$d" --timeout 900 -- scripts/cpu-split.py
+	lab/run --softroce --exact --insn-count "$$d" --timeout 900 -- scripts/cpu-split.py $(VERB) && \
+	scripts/insn-report.py "$$d"
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \

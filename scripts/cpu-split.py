@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Where a SEND's CPU goes, per message, in the whole guest: /proc/stat's
-columns (user, system, softirq, ...) and context switches, by the
-difference of two run lengths, for ib_send_bw -e and for librdmaio SEND
-with use_events on both sides, and fio's own loop (the null engine, a
-write and a read job: the client's I/O and the target's). The difference
-of two lengths takes out start-up and connection set-up. Meant for the
-exact lab, whose clock counts instructions, so CPU time is an instruction
-count (one vCPU: both sides sleep on completion events):
+"""Where a message's CPU goes, in the whole guest: /proc/stat's columns
+(user, system, softirq, ...) and context switches, by the difference of
+two run lengths, for perftest and librdmaio and fio's own loop (the null
+engine). VERB (default send): SEND, with use_events on both sides and a
+write and a read null job (the client's I/O and the target's); READ or
+WRITE, with a passive target and a polling client, as make bench runs
+them. The difference of two lengths takes out start-up and connection
+set-up. Meant for the exact lab, whose clock counts instructions, so CPU
+time is an instruction count (one vCPU: two sides that both poll would
+measure its scheduler):
 
-    make bench-send-cpu  (lab/run --softroce --exact -- scripts/cpu-split.py)
+    make bench-send-cpu  (lab/run --softroce --exact -- scripts/cpu-split.py send)
 
-Under lab/run --insn-count (make bench-send-insn) every run is also a window
-of the instruction counter, for scripts/insn-report.py to split by function.
+Under lab/run --insn-count (make bench-insn VERB=...) every run is also a
+window of the instruction counter, for scripts/insn-report.py to split by
+function.
 
 A benchmark, not a test: it prints figures and asserts nothing."""
 import json
@@ -48,38 +51,49 @@ def fio(*args):
     return json.loads(p.stdout[p.stdout.index("{"):])
 
 
-def ios(doc, name):
-    return next(j["write"]["total_ios"] for j in doc["jobs"] if j["jobname"] == name)
+def ios(doc, name, ddir="write"):
+    return next(j[ddir]["total_ios"] for j in doc["jobs"] if j["jobname"] == name)
 
 
-def perftest(n):
-    """n messages of ib_send_bw -e (scripts/perftest.sh starts its server)."""
+def perftest(verb, n):
+    """n messages of ib_VERB_bw, 8 B, 64 in flight (scripts/perftest.sh
+    starts its server); SEND with events on both sides, READ and WRITE
+    with a passive server and a polling client, as make bench runs them."""
     script = '. "$0"; perftest_pair "$@"'
+    tool = f"ib_{verb}_bw"
     p = subprocess.run(["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
-                        IP, "ib_send_bw", "-d", DEV, "-e", "-s", "8", "-t", "64",
-                        "-n", str(n), "-N"], capture_output=True, text=True)
+                        IP, tool, "-d", DEV, *(["-e"] if verb == "send" else []),
+                        "-s", "8", "-t", "64", "-n", str(n), "-N"],
+                       capture_output=True, text=True)
     if p.returncode:
-        sys.exit(f"cpu-split: ib_send_bw failed: {p.stderr.strip()[-300:]}")
+        sys.exit(f"cpu-split: {tool} failed: {p.stderr.strip()[-300:]}")
     return n
 
 
-def librdmaio(secs, depth=64):
+def librdmaio(verb, secs, depth=64):
+    """A target and a client job, 8 B: SEND with use_events on both sides,
+    READ and WRITE with the target asleep and the client polling."""
     PORT[0] += 1
+    ddir = "read" if verb == "read" else "write"
     target = ["--name=t", f"--ioengine=external:{ENGINE}", "--listen", f"--port={PORT[0]}",
-              "--size=1m", "--bs=8", "--clients=1", "--use_events=1", "--verb=send",
-              "--iodepth=512"]
+              "--size=1m", "--bs=8", "--clients=1", "--use_events=1"]
+    if verb == "send":
+        target += ["--verb=send", "--iodepth=512"]
     client = ["--name=c", f"--ioengine=external:{ENGINE}", f"--hostname={IP}",
-              f"--port={PORT[0]}", "--verb=send", "--rw=write", "--bs=8", "--size=1m",
-              f"--iodepth={depth}", "--use_events=1", "--time_based", f"--runtime={secs}"]
-    return ios(fio(*target, *client), "c")
+              f"--port={PORT[0]}", f"--verb={verb}", f"--rw={ddir}", "--bs=8", "--size=1m",
+              f"--iodepth={depth}", "--time_based", f"--runtime={secs}",
+              *(["--use_events=1"] if verb == "send" else [])]
+    return ios(fio(*target, *client), "c", ddir)
 
 
-def fio_null(secs):
+def fio_null(verb, secs):
+    """fio's own loop: the client's job, and for SEND the target's too."""
     jobs = []
-    for ddir in ("read", "write"):
+    ddirs = ("read", "write") if verb == "send" else ("read" if verb == "read" else "write",)
+    for ddir in ddirs:
         jobs += [f"--name={ddir}", "--ioengine=null", f"--rw={ddir}", "--bs=8",
                  "--size=1m", "--iodepth=64", "--time_based", f"--runtime={secs}"]
-    return ios(fio(*jobs), "write")
+    return ios(fio(*jobs), ddirs[-1], ddirs[-1])
 
 
 def measure(name, run, arg):
@@ -103,14 +117,26 @@ def split(name, run, short, long_):
 
 
 def main():
+    verb = sys.argv[1] if len(sys.argv) > 1 else "send"
+    if verb not in ("send", "read", "write") or len(sys.argv) > 2:
+        sys.exit(f"usage: cpu-split.py [send|read|write], not {' '.join(sys.argv[1:])}")
     src = "/sys/devices/system/clocksource/clocksource0/current_clocksource"
     with open(src) as f:
         print(f"clocksource: {f.read().strip()}")
-    split("ib_send_bw -e, 8 B, 64 in flight", perftest, 20000, 80000)
-    split("librdmaio SEND, use_events, 8 B, 64 in flight", librdmaio, 2, 6)
-    split("librdmaio SEND, use_events, 8 B, 1 in flight",
-          lambda s: librdmaio(s, 1), 2, 6)
-    split("fio null engine, a write and a read job, 8 B, 64 in flight", fio_null, 2, 6)
+    if verb == "send":
+        split("ib_send_bw -e, 8 B, 64 in flight", lambda n: perftest(verb, n), 20000, 80000)
+        split("librdmaio SEND, use_events, 8 B, 64 in flight",
+              lambda s: librdmaio(verb, s), 2, 6)
+        split("librdmaio SEND, use_events, 8 B, 1 in flight",
+              lambda s: librdmaio(verb, s, 1), 2, 6)
+        split("fio null engine, a write and a read job, 8 B, 64 in flight",
+              lambda s: fio_null(verb, s), 2, 6)
+    else:
+        split(f"ib_{verb}_bw, 8 B, 64 in flight", lambda n: perftest(verb, n), 40000, 160000)
+        split(f"librdmaio {verb.upper()}, client polling, 8 B, 64 in flight",
+              lambda s: librdmaio(verb, s), 2, 6)
+        split(f"fio null engine, a {verb} job, 8 B, 64 in flight",
+              lambda s: fio_null(verb, s), 2, 6)
     INSN.finish()
 
 
