@@ -460,6 +460,7 @@ static bool rio_client_async(struct rio_client *c)
 		c->async_told = true;
 		rio_err_call(-ret, "ibv_get_async_event(%s)",
 			     ibv_get_device_name(c->verbs->device));
+		rio_cq_sleep_forget(c->sleep, c->verbs->async_fd);
 	}
 	if (ret <= 0)
 		return false;
@@ -472,8 +473,9 @@ static bool rio_client_async(struct rio_client *c)
 static void rio_client_watch(struct rio_client *c)
 {
 	struct rdma_cm_event *ev;
+	int ret;
 
-	while (!rio_cm_next(c->ch, 0, &ev)) {
+	while (!(ret = rio_cm_next(c->ch, 0, &ev))) {
 		enum rdma_cm_event_type type = ev->event;
 
 		rdma_ack_cm_event(ev);
@@ -486,6 +488,9 @@ static void rio_client_watch(struct rio_client *c)
 				rio_cm_hint(type, 0));
 		c->dead = true;
 	}
+	/* rio_cm_next said why; a channel that fails stays readable. */
+	if (ret != -ETIMEDOUT)
+		rio_cq_sleep_forget(c->sleep, c->ch->fd);
 }
 
 /* How long the client waits without a completion once its peer is gone

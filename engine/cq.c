@@ -29,6 +29,8 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 struct rio_cq_sleep {
 	struct ibv_comp_channel *cc;
 	int epfd;
+	int others[RIO_CQ_MAX_OTHERS]; /* -1 once forgotten */
+	unsigned int nothers;
 };
 
 /* The channel is event 0, the others 1 to nothers. */
@@ -51,12 +53,18 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 	unsigned int i;
 	int err;
 
-	if (nothers > RIO_CQ_MAX_OTHERS)
+	if (nothers > RIO_CQ_MAX_OTHERS) {
+		rio_err("use_events: %u descriptors besides the completion channel, at most %d",
+			nothers, RIO_CQ_MAX_OTHERS);
 		return -EINVAL;
+	}
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		rio_err_call(ENOMEM, "calloc(use_events sleep)");
 		return -ENOMEM;
+	}
 	s->cc = cc;
+	s->nothers = nothers;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->epfd < 0) {
 		err = errno;
@@ -65,8 +73,10 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 		return -err;
 	}
 	err = rio_cq_sleep_add(s, cc->fd, 0);
-	for (i = 0; !err && i < nothers; i++)
+	for (i = 0; !err && i < nothers; i++) {
+		s->others[i] = others[i];
 		err = rio_cq_sleep_add(s, others[i], i + 1);
+	}
 	if (err) {
 		rio_cq_sleep_delete(&s);
 		return err;
@@ -77,8 +87,15 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 
 void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd)
 {
-	if (s && epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL) && errno != ENOENT)
-		rio_err_call(errno, "epoll_ctl(DEL, fd=%d)", fd);
+	unsigned int i;
+
+	for (i = 0; s && i < s->nothers; i++) {
+		if (s->others[i] != fd)
+			continue;
+		s->others[i] = -1;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL))
+			rio_err_call(errno, "epoll_ctl(DEL, fd=%d)", fd);
+	}
 }
 
 void rio_cq_sleep_delete(struct rio_cq_sleep **sp)
@@ -103,8 +120,8 @@ int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms)
 		err = errno;
 		if (err == EINTR)
 			return 0;
-		rio_err_call(err, "epoll_wait(completion channel fd=%d)",
-			     s->cc->fd);
+		rio_err_call(err, "epoll_wait(fd=%d, completion channel fd=%d)",
+			     s->epfd, s->cc->fd);
 		return -err;
 	}
 	for (i = 0; i < n; i++) {

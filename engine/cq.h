@@ -17,7 +17,8 @@ struct rio_cq_sleep;
 #define RIO_CQ_MAX_OTHERS 2
 int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 		     unsigned int nothers, struct rio_cq_sleep **s);
-/* Stops watching fd, one of the others (a no-op when already stopped). */
+/* Stops watching fd, one of the others: one that reports an error on
+ * every read would end every sleep at once. A no-op when already done. */
 void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd);
 void rio_cq_sleep_delete(struct rio_cq_sleep **s);
 

@@ -225,6 +225,7 @@ static int rio_target_async(struct rio_target *t)
 		t->async_told = true;
 		rio_err_call(-ret, "ibv_get_async_event(%s)",
 			     ibv_get_device_name(t->verbs->device));
+		rio_cq_sleep_forget(t->sleep, t->verbs->async_fd);
 	}
 	if (ret <= 0)
 		return 0;
