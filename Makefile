@@ -205,9 +205,10 @@ uninstall:
 	@for d in $$(printf '%s\n' $(addprefix $(DESTDIR),$(INSTALLED_OWN_DIRS)) | LC_ALL=C sort -r); do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d" || exit 1; done
 
-# clean keeps build/fio-src: fetching it again needs apt and the network.
+# clean keeps build/fio-src and build/qemu-plugin: fetching them again needs
+# apt and the network.
 clean:
-	find build -mindepth 1 -maxdepth 1 ! -name fio-src -exec rm -rf {} +
+	find build -mindepth 1 -maxdepth 1 ! -name fio-src ! -name qemu-plugin -exec rm -rf {} +
 
 distclean:
 	rm -rf build

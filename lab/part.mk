@@ -6,8 +6,13 @@
 QEMU_PLUGIN_H := build/qemu-plugin/qemu-plugin.h
 LAB_INSN := build/lab/insncount.so build/lab/insnmark
 
-$(QEMU_PLUGIN_H):
+# Checked on every make (a dpkg-query): the header is fetched again only
+# when the installed qemu changed, and then the plugin is rebuilt.
+$(QEMU_PLUGIN_H): FORCE_QEMU_PLUGIN_H
 	@scripts/qemu-plugin-h $(@D)
+
+.PHONY: FORCE_QEMU_PLUGIN_H
+FORCE_QEMU_PLUGIN_H:
 
 build/lab/insncount.so: lab/plugin/insncount.c $(QEMU_PLUGIN_H)
 	@mkdir -p $(@D)

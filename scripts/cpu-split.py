@@ -124,7 +124,8 @@ def main():
     with open(src) as f:
         print(f"clocksource: {f.read().strip()}")
     if verb == "send":
-        split("ib_send_bw -e, 8 B, 64 in flight", lambda n: perftest(verb, n), 20000, 80000)
+        # Each run at least 1 s (insnlab reads the maps in the first).
+        split("ib_send_bw -e, 8 B, 64 in flight", lambda n: perftest(verb, n), 40000, 160000)
         split("librdmaio SEND, use_events, 8 B, 64 in flight",
               lambda s: librdmaio(verb, s), 2, 6)
         split("librdmaio SEND, use_events, 8 B, 1 in flight",
@@ -132,7 +133,7 @@ def main():
         split("fio null engine, a write and a read job, 8 B, 64 in flight",
               lambda s: fio_null(verb, s), 2, 6)
     else:
-        split(f"ib_{verb}_bw, 8 B, 64 in flight", lambda n: perftest(verb, n), 40000, 160000)
+        split(f"ib_{verb}_bw, 8 B, 64 in flight", lambda n: perftest(verb, n), 100000, 400000)
         split(f"librdmaio {verb.upper()}, client polling, 8 B, 64 in flight",
               lambda s: librdmaio(verb, s), 2, 6)
         split(f"fio null engine, a {verb} job, 8 B, 64 in flight",

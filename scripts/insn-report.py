@@ -39,6 +39,11 @@ def main():
     ap.add_argument("dir", help="the folder lab/run --insn-count wrote")
     ap.add_argument("--top", type=int, default=15, help="functions to list (15)")
     args = ap.parse_args()
+    for need in ("windows.json", "kallsyms"):
+        if not os.path.exists(os.path.join(args.dir, need)):
+            sys.exit(f"insn-report: {args.dir} has no {need}: the guest's side (insnlab.Windows) "
+                     "writes windows.json after each run and kallsyms at its end; was the "
+                     "folder written by lab/run --insn-count, and did the command finish?")
     try:
         vdso = os.path.join(os.path.abspath(args.dir), insnlab.VDSO)
         namer = insnlab.Namer(insnlab.Kallsyms(os.path.join(args.dir, "kallsyms")),

@@ -27,7 +27,6 @@ class Windows:
     def __init__(self):
         self.dir = os.environ.get("RDMAIO_INSN_DIR")
         self.mark_bin = os.environ.get("RDMAIO_INSN_MARK")
-        self.closed = 0  # windows the plugin has written so far
         self.runs = []
         self.maps = {}
         self.stop = None
@@ -37,14 +36,23 @@ class Windows:
         return bool(self.dir)
 
     def mark(self):
+        """Closes a window; its number, as the plugin wrote it (it writes
+        before the mark instruction returns)."""
         subprocess.run([self.mark_bin], check=True)
-        self.closed += 1
-        return self.closed - 1
+        done = [int(n[7:11]) for n in os.listdir(self.dir)
+                if n.startswith("window-") and n.endswith(".txt")]
+        if not done:
+            raise RuntimeError(f"{self.mark_bin} ran, but the counter wrote no window into "
+                               f"{self.dir}: is this guest under lab/run --insn-count?")
+        return max(done)
 
     def begin(self):
         """Closes the window before the run and starts keeping its maps."""
         if not self.enabled():
             return
+        if not self.runs and os.path.exists(os.path.join(self.dir, "windows.json")):
+            raise RuntimeError(f"{self.dir}/windows.json exists: another Windows wrote "
+                               "there; one per lab/run --insn-count folder")
         self.mark()
         self.maps = {}
         self.stop = threading.Event()
@@ -87,17 +95,15 @@ class Windows:
         os.replace(tmp, os.path.join(self.dir, name))
 
     def _poll(self):
-        # Each process's maps are read on its first few sightings, 0.25 s
-        # apart (after start-up its libraries stay where they are), and the
-        # lines kept together: reading /proc costs instructions too, counted
-        # in the window, so the reads must not grow with the run's length.
-        seen = collections.Counter()
+        # The run's processes' maps, read at its start and 0.25, 0.5, 0.75
+        # and 1 s in, then no more: reading /proc costs instructions too,
+        # counted in the window, and so the same in a short run and a long
+        # one (both at least 1 s). A process that starts after 1 s, or lives
+        # between two reads, goes unnamed ("user, unmapped").
         self._read_maps(os.getpid())
-        while True:
+        for _ in range(5):
             for pid in descendants(os.getpid()):
-                seen[pid] += 1
-                if seen[pid] <= 4:
-                    self._read_maps(pid)
+                self._read_maps(pid)
             if self.stop.wait(0.25):
                 return
 
@@ -141,7 +147,8 @@ def read_window(path):
 
 
 def read_maps(path):
-    """Executable mappings as sorted (start, end, offset, object) tuples."""
+    """Executable mappings of every process of a window, as sorted
+    (start, end, offset, object) tuples."""
     maps = set()
     with open(path) as f:
         for line in f:
@@ -240,18 +247,33 @@ class Namer:
     def names(self, counts, maps):
         """{(object, function): instructions} of one window."""
         starts = [m[0] for m in maps]
+        reach, top = [], 0  # the furthest end of maps[0..i]
+        for m in maps:
+            top = max(top, m[1])
+            reach.append(top)
         out = collections.Counter()
         for a, n in counts.items():
-            out[self.name(a, maps, starts)] += n
+            out[self.name(a, maps, starts, reach)] += n
         return out
 
-    def name(self, a, maps, starts):
+    def name(self, a, maps, starts, reach):
         if a >= USER_TOP:
             return self.kernel.name(a)
+        # Counts are keyed by address alone: where two processes map
+        # different code at one address, it cannot be told whose it is.
         i = bisect.bisect_right(starts, a) - 1
-        if i < 0 or a >= maps[i][1]:
+        hits = set()
+        while i >= 0 and reach[i] > a:
+            lo, hi, off, obj = maps[i]
+            if a < hi:
+                hits.add((lo - off, obj))
+                found = maps[i]
+            i -= 1
+        if not hits:
             return "user, unmapped", "?"
-        lo, _, off, obj = maps[i]
+        if len(hits) > 1:
+            return "user, ambiguous", "?"
+        lo, _, off, obj = found
         path = self.vdso if obj == "[vdso]" else obj
         if not path or not path.startswith("/"):
             return obj, "?"

@@ -42,7 +42,7 @@ static struct {
 	struct block **v; /* the same blocks, for writing and zeroing */
 	size_t n, cap;
 	unsigned window;
-	int lost; /* a block or a window that could not be kept */
+	int lost; /* blocks that could not be kept, ever */
 } st;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -139,9 +139,10 @@ static void mark_exec(unsigned int vcpu, void *udata)
 	rc = window_write(path);
 	if (rc)
 		say("insncount: cannot write %s: %s\n", path, strerror(-rc));
+	/* lost stays: a block left uncounted stays so while its
+	 * translation is cached, in every window after. */
 	for (i = 0; i < st.n; i++)
 		st.v[i]->count = 0;
-	st.lost = 0;
 	st.window++;
 }
 
