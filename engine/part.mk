@@ -42,7 +42,7 @@ $(B)/librdmaio.so: $(ENGINE_OBJS) engine/librdmaio.map
 	$(CC) -shared -Wl,--version-script=engine/librdmaio.map -o $@ $(ENGINE_OBJS) $(ALL_LDFLAGS) -libverbs -lrdmacm
 
 # Unit tests: cmocka, linked with the pure objects only.
-ENGINE_TEST_NAMES := proto opts errmsg port sendq slots alive
+ENGINE_TEST_NAMES := proto opts errmsg port sendq slots alive cq
 ENGINE_TESTS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%)
 ENGINE_TEST_OBJS := $(ENGINE_TEST_NAMES:%=$(B)/tests/engine/test-%.o) \
 	$(B)/tests/engine/log-capture.o
@@ -53,6 +53,7 @@ $(ENGINE_TESTS): $(B)/tests/engine/test-%: $(B)/tests/engine/test-%.o \
 		$(B)/tests/engine/log-capture.o $(ENGINE_PURE_OBJS)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lcmocka -libverbs
 $(B)/tests/engine/test-port: $(B)/engine/port.o
+$(B)/tests/engine/test-cq: $(B)/engine/cq.o
 
 # The client's data path against a fake device behind the verbs ops: built
 # with fio's headers like the engine, with fio's few calls stood in for.
