@@ -55,15 +55,15 @@ def ios(doc, name, ddir="write"):
     return next(j[ddir]["total_ios"] for j in doc["jobs"] if j["jobname"] == name)
 
 
-def perftest(verb, n):
-    """n messages of ib_VERB_bw, 8 B, 64 in flight (scripts/perftest.sh
+def perftest(verb, n, depth=64):
+    """n messages of ib_VERB_bw, 8 B, depth in flight (scripts/perftest.sh
     starts its server); SEND with events on both sides, READ and WRITE
     with a passive server and a polling client, as make bench runs them."""
     script = '. "$0"; perftest_pair "$@"'
     tool = f"ib_{verb}_bw"
     p = subprocess.run(["bash", "-c", script, os.path.join(REPO, "scripts", "perftest.sh"),
                         IP, tool, "-d", DEV, *(["-e"] if verb == "send" else []),
-                        "-s", "8", "-t", "64", "-n", str(n), "-N"],
+                        "-s", "8", "-t", str(depth), "-n", str(n), "-N"],
                        capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"cpu-split: {tool} failed: {p.stderr.strip()[-300:]}")
@@ -86,13 +86,13 @@ def librdmaio(verb, secs, depth=64):
     return ios(fio(*target, *client), "c", ddir)
 
 
-def fio_null(verb, secs):
+def fio_null(verb, secs, depth=64):
     """fio's own loop: the client's job, and for SEND the target's too."""
     jobs = []
     ddirs = ("read", "write") if verb == "send" else ("read" if verb == "read" else "write",)
     for ddir in ddirs:
         jobs += [f"--name={ddir}", "--ioengine=null", f"--rw={ddir}", "--bs=8",
-                 "--size=1m", "--iodepth=64", "--time_based", f"--runtime={secs}"]
+                 "--size=1m", f"--iodepth={depth}", "--time_based", f"--runtime={secs}"]
     return ios(fio(*jobs), ddirs[-1], ddirs[-1])
 
 
@@ -138,6 +138,12 @@ def main():
               lambda s: librdmaio(verb, s), 2, 6)
         split(f"fio null engine, a {verb} job, 8 B, 64 in flight",
               lambda s: fio_null(verb, s), 2, 6)
+        # One in flight: make bench's latency row of WRITE and READ.
+        split(f"ib_{verb}_bw, 8 B, 1 in flight", lambda n: perftest(verb, n, 1), 100000, 400000)
+        split(f"librdmaio {verb.upper()}, client polling, 8 B, 1 in flight",
+              lambda s: librdmaio(verb, s, 1), 2, 6)
+        split(f"fio null engine, a {verb} job, 8 B, 1 in flight",
+              lambda s: fio_null(verb, s, 1), 2, 6)
     INSN.finish()
 
 
