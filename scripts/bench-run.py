@@ -125,6 +125,8 @@ LAT_TIME = ["--time_based", f"--runtime={SECS}"]
 BS, DEPTH = 65536, 128
 RX_DEPTH = 512
 QPS = 4
+# Runs of the four-job figure per round (multi_qp_samples).
+JOBS_RUNS = 3
 # fio's batching for librdmaio's bandwidth runs: post a quarter of the depth
 # as one list, and take completions as they come, up to the whole depth.
 BATCH = [f"--iodepth_batch_submit={DEPTH // 4}", "--iodepth_batch_complete_min=1",
@@ -495,10 +497,21 @@ def multi_qp_samples(shape):
     """ib_write_bw -q 4, then librdmaio as 4 jobs of 1 queue pair ("jobs")
     or 1 job of 4 ("qps"), each queue pair with perftest's depth."""
     pt = perftest_row(pt_bw("write", "-s", str(BS), "-q", str(QPS)), BS, PT_BW_COL)
-    jobs, qps = (QPS, 1) if shape == "jobs" else (1, QPS)
-    job, ddir = librdmaio("write", BS, DEPTH, f"write-bw-{shape}", BW_TIME, *BATCH,
-                          jobs=jobs, qps=qps, poll=True)
-    return pt, None, mib_s(job, ddir)
+    if shape == "qps":
+        job, ddir = librdmaio("write", BS, DEPTH, "write-bw-qps", BW_TIME, *BATCH,
+                              qps=QPS, poll=True)
+        return pt, None, mib_s(job, ddir)
+    # Four polling processes share the exact guest's one vCPU, and how they
+    # take turns sets how many requests each post and poll carries: one run
+    # lands anywhere in a 2-3 % band whatever its length (2 s and 4 s
+    # windows measured alike). The median of JOBS_RUNS runs holds still.
+    runs = []
+    for _ in range(JOBS_RUNS):
+        job, ddir = librdmaio("write", BS, DEPTH, "write-bw-jobs", BW_TIME, *BATCH,
+                              jobs=QPS, poll=True)
+        runs.append(mib_s(job, ddir))
+    got = sorted(r for r in runs if r is not None)
+    return pt, None, got[len(got) // 2] if len(got) == len(runs) else None
 
 
 def rate_samples(arg):
@@ -720,6 +733,7 @@ def main():
            "seconds_per_test": SECS, "rounds": ROUNDS, "verdict_rounds": VERDICT_ROUNDS,
            "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH, "bandwidth_margin_seconds": MARGIN,
            "librdmaio_batch": [a.lstrip("-") for a in BATCH], "multi_qp": QPS,
+           "multi_job_runs": JOBS_RUNS,
            "message_rate_iodepth": RATE_DEPTH,
            "message_rate_canned": [a.lstrip("-") for a in RATE_CANNED],
            "client_cpu": None if CPU is None else int(CPU),
