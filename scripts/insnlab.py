@@ -95,15 +95,22 @@ class Windows:
         os.replace(tmp, os.path.join(self.dir, name))
 
     def _poll(self):
-        # The run's processes' maps, read at its start and 0.25, 0.5, 0.75
-        # and 1 s in, then no more: reading /proc costs instructions too,
-        # counted in the window, and so the same in a short run and a long
-        # one (both at least 1 s). A process that starts after 1 s, or lives
-        # between two reads, goes unnamed ("user, unmapped").
+        # The run's processes' maps, read every 0.25 s until none has
+        # appeared and none has mapped new code for a second, then no more:
+        # reading /proc costs instructions too, counted in the window, and
+        # a run's start-up is the same at both lengths, so the reads cost
+        # the same in a short run and a long one. A fixed first second left
+        # a client that connects late (a fio job forked after its target
+        # listened) unnamed. A process that starts after the reads stop,
+        # or lives between two, goes unnamed ("user, unmapped").
         self._read_maps(os.getpid())
-        for _ in range(5):
+        still = 0
+        while still < 4:
+            size = sum(len(lines) for lines in self.maps.values())
             for pid in descendants(os.getpid()):
                 self._read_maps(pid)
+            grew = sum(len(lines) for lines in self.maps.values()) > size
+            still = 0 if grew else still + 1
             if self.stop.wait(0.25):
                 return
 
