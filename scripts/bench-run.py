@@ -497,21 +497,15 @@ def multi_qp_samples(shape):
     """ib_write_bw -q 4, then librdmaio as 4 jobs of 1 queue pair ("jobs")
     or 1 job of 4 ("qps"), each queue pair with perftest's depth."""
     pt = perftest_row(pt_bw("write", "-s", str(BS), "-q", str(QPS)), BS, PT_BW_COL)
-    if shape == "qps":
-        job, ddir = librdmaio("write", BS, DEPTH, "write-bw-qps", BW_TIME, *BATCH,
-                              qps=QPS, poll=True)
-        return pt, None, mib_s(job, ddir)
+    jobs, qps = (QPS, 1) if shape == "jobs" else (1, QPS)
     # Four polling processes share the exact guest's one vCPU, and how they
     # take turns sets how many requests each post and poll carries: one run
     # lands anywhere in a 2-3 % band whatever its length (2 s and 4 s
     # windows measured alike). The median of JOBS_RUNS runs holds still.
-    runs = []
-    for _ in range(JOBS_RUNS):
-        job, ddir = librdmaio("write", BS, DEPTH, "write-bw-jobs", BW_TIME, *BATCH,
-                              jobs=QPS, poll=True)
-        runs.append(mib_s(job, ddir))
-    got = sorted(r for r in runs if r is not None)
-    return pt, None, got[len(got) // 2] if len(got) == len(runs) else None
+    runs = [mib_s(*librdmaio("write", BS, DEPTH, f"write-bw-{shape}", BW_TIME, *BATCH,
+                             jobs=jobs, qps=qps, poll=True))
+            for _ in range(JOBS_RUNS if shape == "jobs" else 1)]
+    return pt, None, None if None in runs else median(runs)
 
 
 def rate_samples(arg):

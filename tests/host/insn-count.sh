@@ -78,7 +78,8 @@ user = sum(v for (o, _), v in per.items() if not insnlab.is_kernel(o))
 print(f"spin_loop: {turn} instructions per turn; user space {user}")
 # Whole: a count per block is exact, not a sample. 2 to 8: a loop body.
 # The rest of user space is the same in both runs (the guest's side reads
-# /proc until the maps have been still for a second, before the loop): 2.5 % of a turn is 50,000.
+# /proc until the maps have been still for a second, before the loop):
+# 2.5 % of a turn is 50,000.
 assert abs(turn - round(turn)) < 1e-3 and 2 <= round(turn) <= 8, turn
 assert abs(user - turn) < 0.025 * turn, user
 EOF
