@@ -24,6 +24,10 @@
 #include "mr.h"
 #include "rio_log.h"
 
+/* A use_events client sleeps at most this long between looks at its
+ * connection, its keepalives and fio's end of runtime. */
+#define RIO_CLIENT_TICK_MS 100
+
 #define RIO_CM_STEP_MS 3000
 #define RIO_RETRY_MS 200
 
@@ -225,7 +229,8 @@ static int rio_client_device(struct rio_client *c, struct ibv_context *verbs)
 
 		ret = rio_cq_channel_new(verbs, c->peer, &c->cc);
 		if (!ret)
-			ret = rio_cq_sleep_new(c->cc, others, 2, &c->sleep);
+			ret = rio_cq_sleep_new(c->cc, others, 2,
+					       RIO_CLIENT_TICK_MS, &c->sleep);
 		if (ret)
 			return ret;
 	}

@@ -586,7 +586,7 @@ static int rio_client_sleep(struct rio_client *c)
 	 * would end every sleep at once. */
 	if (c->dead)
 		rio_cq_sleep_forget(c->sleep, c->verbs->async_fd);
-	ret = rio_cq_wait(c->sleep, 100);
+	ret = rio_cq_wait(c->sleep);
 	if (ret < 0)
 		return ret;
 	return ret == RIO_CQ_WOKE ? rio_client_poll(c) : 0;

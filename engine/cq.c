@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "cq.h"
@@ -29,11 +30,14 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 struct rio_cq_sleep {
 	struct ibv_comp_channel *cc;
 	int epfd;
+	int tickfd;
 	int others[RIO_CQ_MAX_OTHERS]; /* -1 once forgotten */
 	unsigned int nothers;
 };
 
-/* The channel is event 0, the others 1 to nothers. */
+/* The channel is event 0, the others 1 to nothers, the tick the last. */
+#define RIO_CQ_TICK (RIO_CQ_MAX_OTHERS + 1)
+
 static int rio_cq_sleep_add(struct rio_cq_sleep *s, int fd, uint32_t i)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
@@ -46,8 +50,36 @@ static int rio_cq_sleep_add(struct rio_cq_sleep *s, int fd, uint32_t i)
 	return -err;
 }
 
+/* The sleep's bound is a periodic timer in the set, armed once: an
+ * epoll_wait with a timeout arms and cancels an hrtimer on every sleep,
+ * about 550 instructions each (counted in the exact lab), where
+ * ib_send_bw -e blocks in read() with none. */
+static int rio_cq_sleep_tick(struct rio_cq_sleep *s, unsigned int tick_ms)
+{
+	struct itimerspec its = { 0 };
+	int err;
+
+	its.it_value.tv_sec = tick_ms / 1000;
+	its.it_value.tv_nsec = (long)(tick_ms % 1000) * 1000000L;
+	its.it_interval = its.it_value;
+	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->tickfd < 0) {
+		err = errno;
+		rio_err_call(err, "timerfd_create(use_events tick)");
+		return -err;
+	}
+	if (timerfd_settime(s->tickfd, 0, &its, NULL)) {
+		err = errno;
+		rio_err_call(err, "timerfd_settime(fd=%d, every %u ms)",
+			     s->tickfd, tick_ms);
+		return -err;
+	}
+	return rio_cq_sleep_add(s, s->tickfd, RIO_CQ_TICK);
+}
+
 int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
-		     unsigned int nothers, struct rio_cq_sleep **sp)
+		     unsigned int nothers, unsigned int tick_ms,
+		     struct rio_cq_sleep **sp)
 {
 	struct rio_cq_sleep *s;
 	unsigned int i;
@@ -58,6 +90,10 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 			nothers, RIO_CQ_MAX_OTHERS);
 		return -EINVAL;
 	}
+	if (!tick_ms) {
+		rio_err("use_events: a tick of 0 ms; give the sleep a bound of at least 1 ms");
+		return -EINVAL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		rio_err_call(ENOMEM, "calloc(use_events sleep)");
@@ -65,6 +101,7 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 	}
 	s->cc = cc;
 	s->nothers = nothers;
+	s->tickfd = -1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->epfd < 0) {
 		err = errno;
@@ -72,7 +109,9 @@ int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
 		free(s);
 		return -err;
 	}
-	err = rio_cq_sleep_add(s, cc->fd, 0);
+	err = rio_cq_sleep_tick(s, tick_ms);
+	if (!err)
+		err = rio_cq_sleep_add(s, cc->fd, 0);
 	for (i = 0; !err && i < nothers; i++) {
 		s->others[i] = others[i];
 		err = rio_cq_sleep_add(s, others[i], i + 1);
@@ -104,18 +143,34 @@ void rio_cq_sleep_delete(struct rio_cq_sleep **sp)
 		return;
 	if (close((*sp)->epfd))
 		rio_err_call(errno, "close(epoll fd=%d)", (*sp)->epfd);
+	if ((*sp)->tickfd >= 0 && close((*sp)->tickfd))
+		rio_err_call(errno, "close(timerfd=%d)", (*sp)->tickfd);
 	free(*sp);
 	*sp = NULL;
 }
 
-int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms)
+/* Takes the tick's expirations, so that it wakes the next sleep only when
+ * it fires again. */
+static int rio_cq_sleep_ticked(struct rio_cq_sleep *s)
 {
-	struct epoll_event evs[1 + RIO_CQ_MAX_OTHERS];
+	uint64_t n;
+	int err;
+
+	if (read(s->tickfd, &n, sizeof(n)) == sizeof(n) || errno == EAGAIN)
+		return 0;
+	err = errno;
+	rio_err_call(err, "read(timerfd=%d)", s->tickfd);
+	return -err;
+}
+
+int rio_cq_wait(struct rio_cq_sleep *s)
+{
+	struct epoll_event evs[2 + RIO_CQ_MAX_OTHERS];
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
 	int i, n, err, woke = 0, cq = 0;
 
-	n = epoll_wait(s->epfd, evs, 1 + RIO_CQ_MAX_OTHERS, timeout_ms);
+	n = epoll_wait(s->epfd, evs, 2 + RIO_CQ_MAX_OTHERS, -1);
 	if (n < 0) {
 		err = errno;
 		if (err == EINTR)
@@ -125,10 +180,15 @@ int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms)
 		return -err;
 	}
 	for (i = 0; i < n; i++) {
-		if (evs[i].data.u32)
+		if (evs[i].data.u32 == RIO_CQ_TICK) {
+			err = rio_cq_sleep_ticked(s);
+			if (err)
+				return err;
+		} else if (evs[i].data.u32) {
 			woke = RIO_CQ_OTHER;
-		else
+		} else {
 			cq = 1;
+		}
 	}
 	if (!cq)
 		return woke;

@@ -15,22 +15,24 @@ int rio_cq_channel_new(struct ibv_context *verbs, const char *who,
 struct rio_cq_sleep;
 
 #define RIO_CQ_MAX_OTHERS 2
+/* A sleep ends at the latest on the next of ticks tick_ms apart. */
 int rio_cq_sleep_new(struct ibv_comp_channel *cc, const int *others,
-		     unsigned int nothers, struct rio_cq_sleep **s);
+		     unsigned int nothers, unsigned int tick_ms,
+		     struct rio_cq_sleep **s);
 /* Stops watching fd, one of the others: one that reports an error on
  * every read would end every sleep at once. A no-op when already done. */
 void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd);
 void rio_cq_sleep_delete(struct rio_cq_sleep **s);
 
 /* What ended a rio_cq_wait: the channel's event (taken and acked), one of
- * the others readable, or both; 0 when timeout_ms passed. */
+ * the others readable, or both; 0 when the tick did. */
 #define RIO_CQ_WOKE 1
 #define RIO_CQ_OTHER 2
 
-/* Sleeps until the CQ signals, one of the others is readable or
- * timeout_ms pass; the caller armed its CQ and found it empty after
- * arming. A mask of RIO_CQ_WOKE and RIO_CQ_OTHER, or -errno. */
-int rio_cq_wait(struct rio_cq_sleep *s, int timeout_ms);
+/* Sleeps until the CQ signals, one of the others is readable or the
+ * tick fires; the caller armed its CQ and found it empty after arming.
+ * A mask of RIO_CQ_WOKE and RIO_CQ_OTHER, or -errno. */
+int rio_cq_wait(struct rio_cq_sleep *s);
 
 /* Teardown steps, safe on NULL and leaving NULL behind: a CQ first, then
  * the sleep, then the channel it signalled. A failure is logged and teardown goes on. */

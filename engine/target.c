@@ -27,6 +27,10 @@
 #include "sendq.h"
 #include "target_impl.h"
 
+/* A use_events target sleeps at most this long between looks at its
+ * connections, its clients' keepalives and fio's end of runtime. */
+#define RIO_TARGET_TICK_MS 20
+
 /* IB encoding 12: 0.64 ms before a sender retries after an RNR NAK. */
 #define RIO_MIN_RNR_TIMER 12
 
@@ -248,7 +252,8 @@ static int rio_target_resources(struct rio_target *t)
 
 		ret = rio_cq_channel_new(t->verbs, t->where, &t->cc);
 		if (!ret)
-			ret = rio_cq_sleep_new(t->cc, others, 2, &t->sleep);
+			ret = rio_cq_sleep_new(t->cc, others, 2,
+					       RIO_TARGET_TICK_MS, &t->sleep);
 		if (ret)
 			return ret;
 	}

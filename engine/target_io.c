@@ -144,7 +144,7 @@ static int rio_target_sleep(struct rio_target *t)
 	ret = rio_target_reap(t);
 	if (ret)
 		return ret;
-	ret = rio_cq_wait(t->sleep, 20);
+	ret = rio_cq_wait(t->sleep);
 	if (ret < 0)
 		return ret;
 	return ret == RIO_CQ_WOKE ? rio_target_reap(t) : 0;

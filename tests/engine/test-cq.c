@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -31,7 +32,7 @@ static int setup(void **state)
 	f.others[1] = eventfd(0, EFD_NONBLOCK);
 	f.s = NULL;
 	if (f.cc.fd < 0 || f.others[0] < 0 || f.others[1] < 0 ||
-	    rio_cq_sleep_new(&f.cc, f.others, 2, &f.s))
+	    rio_cq_sleep_new(&f.cc, f.others, 2, 10, &f.s))
 		return -1;
 	log_capture_reset();
 	*state = &f;
@@ -56,11 +57,53 @@ static void ready(int fd)
 	assert_int_equal(write(fd, &one, sizeof(one)), sizeof(one));
 }
 
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
 static void wait__times_out_with_nothing_ready(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(rio_cq_wait(f->s, 10), 0);
+	assert_int_equal(rio_cq_wait(f->s), 0);
+}
+
+/* The fixture's tick is 10 ms. */
+static void wait__ends_on_the_next_tick_and_takes_it(void **state)
+{
+	struct fixture *f = *state;
+	struct timespec t0;
+
+	assert_int_equal(rio_cq_wait(f->s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(rio_cq_wait(f->s), 0);
+	/* Taken: the next wait sleeps until the tick fires again. */
+	assert_in_range(ms_since(&t0), 5, 1000);
+}
+
+static void wait__ticks_missed_while_awake_end_one_sleep_only(void **state)
+{
+	struct fixture *f = *state;
+	struct timespec t0, pause = { .tv_nsec = 120 * 1000000L };
+	struct rio_cq_sleep *s = NULL;
+
+	/* Ticks 50 ms apart: after a sleep ends on one, two more fire in
+	 * the pause and the next is 30 ms after it. */
+	assert_int_equal(rio_cq_sleep_new(&f->cc, f->others, 2, 50, &s), 0);
+	assert_int_equal(rio_cq_wait(s), 0);
+	nanosleep(&pause, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(rio_cq_wait(s), 0);
+	assert_in_range(ms_since(&t0), 0, 15);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(rio_cq_wait(s), 0);
+	assert_in_range(ms_since(&t0), 15, 1000);
+	rio_cq_sleep_delete(&s);
 }
 
 static void wait__another_descriptor_wakes_it_and_says_so(void **state)
@@ -68,9 +111,9 @@ static void wait__another_descriptor_wakes_it_and_says_so(void **state)
 	struct fixture *f = *state;
 
 	ready(f->others[1]);
-	assert_int_equal(rio_cq_wait(f->s, 1000), RIO_CQ_OTHER);
+	assert_int_equal(rio_cq_wait(f->s), RIO_CQ_OTHER);
 	/* Level-triggered: it stays ready until its owner reads it. */
-	assert_int_equal(rio_cq_wait(f->s, 0), RIO_CQ_OTHER);
+	assert_int_equal(rio_cq_wait(f->s), RIO_CQ_OTHER);
 }
 
 static void forget__a_ready_descriptor_no_longer_wakes_it(void **state)
@@ -79,14 +122,14 @@ static void forget__a_ready_descriptor_no_longer_wakes_it(void **state)
 
 	ready(f->others[0]);
 	rio_cq_sleep_forget(f->s, f->others[0]);
-	assert_int_equal(rio_cq_wait(f->s, 10), 0);
+	assert_int_equal(rio_cq_wait(f->s), 0);
 	/* Once is enough; again, and for one it never had, is no error. */
 	rio_cq_sleep_forget(f->s, f->others[0]);
 	rio_cq_sleep_forget(f->s, 12345);
 	rio_cq_sleep_forget(NULL, f->others[0]);
 	assert_string_equal(log_capture_text(), "");
 	ready(f->others[1]);
-	assert_int_equal(rio_cq_wait(f->s, 1000), RIO_CQ_OTHER);
+	assert_int_equal(rio_cq_wait(f->s), RIO_CQ_OTHER);
 }
 
 static void new__refuses_more_others_than_it_holds(void **state)
@@ -95,9 +138,20 @@ static void new__refuses_more_others_than_it_holds(void **state)
 	int three[3] = { f->others[0], f->others[1], f->others[0] };
 	struct rio_cq_sleep *s = NULL;
 
-	assert_int_equal(rio_cq_sleep_new(&f->cc, three, 3, &s), -EINVAL);
+	assert_int_equal(rio_cq_sleep_new(&f->cc, three, 3, 10, &s), -EINVAL);
 	assert_null(s);
 	assert_true(log_capture_has("at most 2"));
+}
+
+static void new__refuses_a_tick_of_zero(void **state)
+{
+	struct fixture *f = *state;
+	struct rio_cq_sleep *s = NULL;
+
+	assert_int_equal(rio_cq_sleep_new(&f->cc, f->others, 2, 0, &s),
+			 -EINVAL);
+	assert_null(s);
+	assert_true(log_capture_has("a tick of 0 ms"));
 }
 
 static void new__names_a_descriptor_it_cannot_watch(void **state)
@@ -106,7 +160,7 @@ static void new__names_a_descriptor_it_cannot_watch(void **state)
 	int bad[1] = { -1 };
 	struct rio_cq_sleep *s = NULL;
 
-	assert_int_equal(rio_cq_sleep_new(&f->cc, bad, 1, &s), -EBADF);
+	assert_int_equal(rio_cq_sleep_new(&f->cc, bad, 1, 10, &s), -EBADF);
 	assert_null(s);
 	assert_true(log_capture_has("epoll_ctl(ADD, fd=-1)"));
 }
@@ -127,6 +181,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			wait__times_out_with_nothing_ready, setup, teardown),
 		cmocka_unit_test_setup_teardown(
+			wait__ends_on_the_next_tick_and_takes_it, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			wait__ticks_missed_while_awake_end_one_sleep_only,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
 			wait__another_descriptor_wakes_it_and_says_so, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(
@@ -135,6 +195,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			new__refuses_more_others_than_it_holds, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(new__refuses_a_tick_of_zero,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			new__names_a_descriptor_it_cannot_watch, setup,
 			teardown),
