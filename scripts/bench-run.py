@@ -127,6 +127,9 @@ RX_DEPTH = 512
 QPS = 4
 # Runs of the four-job figure per round (multi_qp_samples).
 JOBS_RUNS = 3
+# Runs per round of the canned SEND rows when both sides sleep on events
+# (rate_samples).
+SEND_CANNED_RUNS = 3 if EVENTS else 1
 # fio's batching for librdmaio's bandwidth runs: post a quarter of the depth
 # as one list, and take completions as they come, up to the whole depth.
 BATCH = [f"--iodepth_batch_submit={DEPTH // 4}", "--iodepth_batch_complete_min=1",
@@ -278,23 +281,24 @@ def stop_strays():
             break
 
 
-def fio(*jobs, server=None, head_start=0):
+def fio(*jobs, server=None, head_start=0, grace=40):
     """fio's JSON for one run of the given jobs (lists of --opt=val), or None.
     server is the job of the other side: with two hosts it runs there, as a
     fio of its own, head_start seconds before the client (librdmaio's client
     retries for connect_timeout, fio's rdma client does not), and otherwise
-    as the first job of this one."""
+    as the first job of this one. A run still going grace seconds after
+    its window is stopped and counts as failed."""
     if server and not EXEC:
         jobs = (server, *jobs)
         server = None
-    argv = ["timeout", "-k", "5", str(SECS + 40), "fio", "--output-format=json"]
+    argv = ["timeout", "-k", "5", str(SECS + grace), "fio", "--output-format=json"]
     for job in jobs:
         argv += job
     remote = None
     if server:
         # Bounded there too: no stray is left on the server host when this
         # side fails (it cannot be stopped by pid from here).
-        remote = subprocess.Popen([EXEC, "timeout", "-k", "5", str(SECS + 45), "fio",
+        remote = subprocess.Popen([EXEC, "timeout", "-k", "5", str(SECS + grace + 5), "fio",
                                    "--output-format=json", *server],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if head_start:
@@ -380,6 +384,13 @@ def librdmaio(verb, bs, depth, name, timing, *extra, jobs=1, qps=1, poll=False,
     return job_stats(fio(client, server=target), name), ddir
 
 
+# fio's rdma engine's SEND runs do not end here (its server meets RNR, or
+# it hangs: engine/README.md). In the exact lab, where a run takes a second
+# or two to start, a run is stopped 15 s after its window, not 40: twelve
+# such runs in a bench, 5 minutes.
+FIO_RDMA_GRACE = 15 if EXACT else 40
+
+
 def fio_rdma(verb, bs, depth, timing, *extra):
     """fio's built-in rdma engine, server rw=read and client rw=write (its
     roles); the client's job stats (its figures are under "write"). It
@@ -391,7 +402,7 @@ def fio_rdma(verb, bs, depth, timing, *extra):
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", f"--verb={verb}", f"--bs={bs}", f"--size={size}",
               f"--iodepth={depth}", *timing, *PIN, *extra]
-    return job_stats(fio(client, server=server, head_start=2), "client")
+    return job_stats(fio(client, server=server, head_start=2, grace=FIO_RDMA_GRACE), "client")
 
 
 # One round's null-engine runs by options (cleared with PT_RUNS): the rows
@@ -513,10 +524,20 @@ def rate_samples(arg):
     canned settings or with fio's defaults (and fio's rdma engine with them)."""
     verb, bs, canned = arg
     opts = RATE_CANNED if canned else []
+    # With the canned batching, a SEND client and its target both asleep on
+    # events take turns on the exact guest's one CPU in one of two steady
+    # patterns, 2 % apart (8 B: 0.0705 Mpps in five runs of a boot, 0.0692
+    # in the sixth): the run whose figure is the median of three holds still.
+    runs = SEND_CANNED_RUNS if canned and verb == "send" else 1
     # The canned file's gtod_reduce is global: its targets have it too.
-    job, ddir = librdmaio(verb, bs, RATE_DEPTH,
-                          f"{verb}-rate-{bs}{'' if canned else '-defaults'}", BW_TIME, *opts,
-                          target_extra=opts[:1], poll=verb != "send")
+    tried = [librdmaio(verb, bs, RATE_DEPTH,
+                       f"{verb}-rate-{bs}{'' if canned else '-defaults'}", BW_TIME, *opts,
+                       target_extra=opts[:1], poll=verb != "send")
+             for _ in range(runs)]
+    if any(mpps(*t) is None for t in tried):
+        job, ddir = None, tried[0][1]
+    else:
+        job, ddir = sorted(tried, key=lambda t: mpps(*t))[runs // 2]
     pt = perftest_row(pt_bw(verb, "-s", str(bs), "-t", str(RATE_DEPTH), lib=(job, ddir)),
                       bs, PT_RATE_COL)
     # fio's rdma engine crashes with gtod_reduce=1 (it loses track of its
@@ -727,7 +748,7 @@ def main():
            "seconds_per_test": SECS, "rounds": ROUNDS, "verdict_rounds": VERDICT_ROUNDS,
            "bandwidth_bs": BS, "bandwidth_iodepth": DEPTH, "bandwidth_margin_seconds": MARGIN,
            "librdmaio_batch": [a.lstrip("-") for a in BATCH], "multi_qp": QPS,
-           "multi_job_runs": JOBS_RUNS,
+           "multi_job_runs": JOBS_RUNS, "send_canned_runs": SEND_CANNED_RUNS,
            "message_rate_iodepth": RATE_DEPTH,
            "message_rate_canned": [a.lstrip("-") for a in RATE_CANNED],
            "client_cpu": None if CPU is None else int(CPU),
