@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "result/derive.h"
 #include "result/fiooutput.h"
+#include "result/resultdoc.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
 #include "base/units.h"
@@ -150,56 +152,50 @@ static void add_phrase(char *buf, size_t n, int *count, double v,
 }
 
 /* "0.30x CPU per GiB on lab-server", for each host whose CPU was watched. */
-static void host_phrases(char *v, size_t n, int *k, json_object *c,
-			 const char *per)
+static void host_phrases(char *v, size_t n, int *k,
+			 const struct rio_res_pair *c, const char *per)
 {
-	json_object *hc = rio_json_get(c, "host_cpu_per_gib"), *h;
+	const struct rio_res_cpus *hc = &c->host_cpu_per_gib;
 	char what[300];
 	size_t i;
 
-	for (i = 0; i < rio_json_len(hc); i++) {
-		h = json_object_array_get_idx(hc, i);
+	for (i = 0; i < hc->n; i++) {
 		snprintf(what, sizeof(what), "CPU per %s on %s", per,
-			 rio_json_str(h, "host"));
-		add_phrase(v, n, k, rio_json_num(h, "ratio", NAN), what);
+			 hc->v[i].host);
+		add_phrase(v, n, k, hc->v[i].ratio, what);
 	}
 }
 
-static json_object *verdict(json_object *c, int label_dir, const char *caveat)
+static json_object *verdict(const struct rio_res_pair *c, int label_dir,
+			    const char *caveat)
 {
-	const char *kind = rio_json_str(c, "kind") ?: "bandwidth";
-	double bw = rio_json_num(c, "bw_ratio", NAN),
-	       io = rio_json_num(c, "iops_ratio", NAN),
-	       p50 = rio_json_num(c, "p50_ratio", NAN),
-	       p99 = rio_json_num(c, "p99_ratio", NAN),
-	       cpu = rio_json_num(c, "fio_cpu_per_gib_ratio", NAN);
+	const char *kind = c->kind ?: "bandwidth";
 	int lat = !strcmp(kind, "latency"), iops = !strcmp(kind, "iops");
 	char v[1024];
 	int k = 0;
 
 	if (label_dir)
-		snprintf(v, sizeof(v), "%s (%s): RDMA vs TCP",
-			 rio_json_str(c, "workload"),
-			 rio_json_str(c, "direction"));
+		snprintf(v, sizeof(v), "%s (%s): RDMA vs TCP", c->workload,
+			 c->direction);
 	else
-		snprintf(v, sizeof(v), "%s: RDMA vs TCP",
-			 rio_json_str(c, "workload"));
+		snprintf(v, sizeof(v), "%s: RDMA vs TCP", c->workload);
 	if (lat) {
-		add_phrase(v, sizeof(v), &k, p50, "p50 latency");
-		add_phrase(v, sizeof(v), &k, p99, "p99 latency");
-		add_phrase(v, sizeof(v), &k, io, "round trips/s");
+		add_phrase(v, sizeof(v), &k, c->p50_ratio, "p50 latency");
+		add_phrase(v, sizeof(v), &k, c->p99_ratio, "p99 latency");
+		add_phrase(v, sizeof(v), &k, c->iops_ratio, "round trips/s");
 	} else {
-		add_phrase(v, sizeof(v), &k, iops ? io : bw,
+		add_phrase(v, sizeof(v), &k, iops ? c->iops_ratio : c->bw_ratio,
 			   iops ? "IOPS" : "bandwidth");
-		add_phrase(v, sizeof(v), &k, p99, "p99 latency");
+		add_phrase(v, sizeof(v), &k, c->p99_ratio, "p99 latency");
 	}
-	if (rio_json_len(rio_json_get(c, "host_cpu_per_gib")))
+	if (c->host_cpu_per_gib.n)
 		host_phrases(v, sizeof(v), &k, c,
 			     lat    ? "round trip"
 			     : iops ? "I/O"
 				    : "GiB");
 	else if (!lat)
-		add_phrase(v, sizeof(v), &k, cpu, "client fio CPU per GiB");
+		add_phrase(v, sizeof(v), &k, c->fio_cpu_per_gib_ratio,
+			   "client fio CPU per GiB");
 	if (!k)
 		return NULL;
 	if (caveat)
@@ -207,33 +203,52 @@ static json_object *verdict(json_object *c, int label_dir, const char *caveat)
 	return json_object_new_string(v);
 }
 
-/* A workload paired in both directions (a mixed job) names the direction. */
-static int several(json_object *comparisons, json_object *c)
+static int same(const char *a, const char *b)
 {
-	json_object *o;
+	return a && b && !strcmp(a, b);
+}
+
+/* A workload paired in both directions (a mixed job) names the direction. */
+static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
+{
+	const struct rio_res_pair *o;
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < rio_json_len(comparisons); i++) {
-		o = json_object_array_get_idx(comparisons, i);
-		n += !strcmp(rio_json_str(o, "workload"),
-			     rio_json_str(c, "workload")) &&
-		     !strcmp(rio_json_str(o, "host"), rio_json_str(c, "host"));
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		o = rio_resultdoc_pair(rd, i);
+		n += same(o->workload, c->workload) && same(o->host, c->host);
 	}
 	return n > 1;
 }
 
-void rio_derive_verdicts(json_object *comparisons, const char *caveat)
+int rio_derive_verdicts(json_object *doc, const char *caveat)
 {
-	json_object *c;
-	size_t i;
+	json_object *cs = rio_json_get(doc, "comparisons");
+	struct rio_resultdoc *rd;
+	json_object **v;
+	size_t i, n;
 
-	for (i = 0; i < rio_json_len(comparisons); i++) {
-		c = json_object_array_get_idx(comparisons, i);
-		json_object_object_add(c, "verdict",
-				       verdict(c, several(comparisons, c),
-					       caveat));
+	if (rio_resultdoc_read(doc, &rd))
+		return -ENOMEM;
+	n = rio_resultdoc_npairs(rd);
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		rio_resultdoc_delete(&rd);
+		return -ENOMEM;
 	}
+	for (i = 0; i < n; i++) {
+		const struct rio_res_pair *c = rio_resultdoc_pair(rd, i);
+
+		v[i] = verdict(c, several(rd, c), caveat);
+	}
+	/* Written once the model, which holds the pairs' strings, is gone. */
+	rio_resultdoc_delete(&rd);
+	for (i = 0; i < n; i++)
+		json_object_object_add(json_object_array_get_idx(cs, i),
+				       "verdict", v[i]);
+	free(v);
+	return 0;
 }
 
 static void add_comparison(json_object *arr, const char *host,

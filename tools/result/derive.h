@@ -15,11 +15,13 @@ struct rio_fio_output;
 json_object *rio_derive_comparisons(const struct rio_fio_output *fio);
 
 /*
- * Each comparison's "verdict": one line of its ratios in words (with the
- * hosts' CPU per unit of work when host_cpu_per_gib is known, fio's own
- * client CPU otherwise), ending in caveat (NULL: none), e.g. "software RDMA
- * on an emulated CPU: ratios only".
+ * Each of doc's comparisons gets its "verdict": one line of its ratios in
+ * words (with the hosts' CPU per unit of work when host_cpu_per_gib is
+ * known, fio's own client CPU otherwise), ending in caveat (NULL: none),
+ * e.g. "software RDMA on an emulated CPU: ratios only". doc is a result,
+ * or a round of one, read through the result's model (resultdoc.h).
+ * Returns 0, or -ENOMEM with no verdict added.
  */
-void rio_derive_verdicts(json_object *comparisons, const char *caveat);
+int rio_derive_verdicts(json_object *doc, const char *caveat);
 
 #endif

@@ -310,7 +310,7 @@ struct measure {
  * Adds results, comparisons with their verdicts and cpu to dst (the result,
  * or a round of it).
  */
-static void measure(json_object *dst, const struct measure *m)
+static int measure(json_object *dst, const struct measure *m)
 {
 	json_object_object_add(dst, "results",
 			       rio_summary_results(m->fio, m->in->job_files));
@@ -337,7 +337,7 @@ static void measure(json_object *dst, const struct measure *m)
 		json_object_object_add(dst, "baselines",
 				       baselines_json(m->r, m->map, m->warnings,
 						      m->pre));
-	rio_derive_verdicts(rio_json_get(dst, "comparisons"), m->caveat);
+	return rio_derive_verdicts(dst, m->caveat);
 }
 
 /* The checks of one run of fio. */
@@ -360,13 +360,15 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 }
 
 /* results, comparisons and checks, every host by its name. */
-static void add_measurements(json_object *doc, const struct measure *m,
-			     int *flagged)
+static int add_measurements(json_object *doc, const struct measure *m,
+			    int *flagged)
 {
-	measure(doc, m);
+	if (measure(doc, m))
+		return -ENOMEM;
 	json_object_object_add(doc, "links", json_object_get(m->links));
 	json_object_object_add(doc, "checks",
 			       run_checks(m, m->warnings, flagged));
+	return 0;
 }
 
 /* Whether two checks are the same but for the rounds they came out in. */
@@ -427,7 +429,8 @@ static void add_unique(json_object *all, json_object *items)
 	}
 }
 
-/* Round k (1-based) of the result: its fio run, mounts and measurements. */
+/* Round k (1-based) of the result: its fio run, mounts and measurements;
+ * NULL when memory ran out. */
 static json_object *round_json(const struct measure *m, int k,
 			       json_object *checks, int *flagged)
 {
@@ -446,7 +449,10 @@ static json_object *round_json(const struct measure *m, int k,
 	json_object_object_add(round, "fio", f);
 	json_object_object_add(round, "nfs_mounts_during_run",
 			       json_object_get(rm.r->mounts_during_run));
-	measure(round, &rm);
+	if (measure(round, &rm)) {
+		json_object_put(round);
+		return NULL;
+	}
 	ws = json_object_new_array();
 	cs = run_checks(&rm, ws, flagged);
 	merge_checks(checks, cs, k);
@@ -461,15 +467,23 @@ static json_object *round_json(const struct measure *m, int k,
  * them: medians, with the spread in over_rounds, and verdicts that say so.
  * A check flagged in any round is flagged in the result.
  */
-static void add_rounds(json_object *doc, const struct measure *m, int *flagged)
+static int add_rounds(json_object *doc, const struct measure *m, int *flagged)
 {
 	json_object *rounds = json_object_new_array();
 	json_object *checks = json_object_new_array();
+	json_object *round;
 	char caveat[256];
 	int k, f = 0;
 
-	for (k = 1; k <= m->in->nrounds; k++)
-		json_object_array_add(rounds, round_json(m, k, checks, &f));
+	for (k = 1; k <= m->in->nrounds; k++) {
+		round = round_json(m, k, checks, &f);
+		if (!round) {
+			json_object_put(rounds);
+			json_object_put(checks);
+			return -ENOMEM;
+		}
+		json_object_array_add(rounds, round);
+	}
 	json_object_object_add(doc, "rounds", rounds);
 	json_object_object_add(doc, "results", rio_rounds_results(rounds));
 	json_object_object_add(doc, "comparisons",
@@ -479,7 +493,10 @@ static void add_rounds(json_object *doc, const struct measure *m, int *flagged)
 				       rio_rounds_baselines(rounds));
 	snprintf(caveat, sizeof(caveat), "median of %d rounds%s%s",
 		 m->in->nrounds, m->caveat ? "; " : "", m->caveat ?: "");
-	rio_derive_verdicts(rio_json_get(doc, "comparisons"), caveat);
+	if (rio_derive_verdicts(doc, caveat)) {
+		json_object_put(checks);
+		return -ENOMEM;
+	}
 	json_object_object_add(doc, "links", json_object_get(m->links));
 	json_object_object_add(doc, "checks", checks);
 	for (k = 0; k < (int)rio_json_len(checks); k++)
@@ -487,6 +504,7 @@ static void add_rounds(json_object *doc, const struct measure *m, int *flagged)
 			rio_json_str(json_object_array_get_idx(checks, k),
 				     "status"),
 			"flagged");
+	return 0;
 }
 
 /* Every distinct NFS mount any round saw. */
@@ -541,6 +559,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	time_t now = time(NULL);
 	struct measure m;
 	struct tm tm;
+	int err;
 
 	warnings = json_object_new_array();
 	host = rio_host_describe(in->root);
@@ -589,14 +608,16 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 			      .warnings = warnings,
 			      .caveat = rio_result_caveat(warnings),
 			      .pre = "" };
-	if (in->nrounds > 1)
-		add_rounds(doc, &m, flagged);
-	else
-		add_measurements(doc, &m, flagged);
+	err = in->nrounds > 1 ? add_rounds(doc, &m, flagged)
+			      : add_measurements(doc, &m, flagged);
 	json_object_put(links);
 	json_object_object_add(doc, "warnings", warnings);
 	free_outputs(fios, nout);
 	rio_hostmap_delete(&map);
+	if (err) {
+		json_object_put(doc);
+		return err;
+	}
 	*out = doc;
 	return 0;
 }
