@@ -273,19 +273,20 @@ static json_object *attribute(json_object *results, json_object *comps,
 			      struct rio_cpuwatch *cw,
 			      const struct rio_task *tasks, int n)
 {
-	struct rio_cpucost_in in = { .results = results,
-				     .comparisons = comps,
-				     .map = map,
-				     .tasks = tasks,
-				     .ntasks = n };
+	json_object *doc = json_object_new_object(), *cpu;
+	struct rio_cpucost_in in = {
+		.doc = doc, .map = map, .tasks = tasks, .ntasks = n
+	};
 	struct rio_fio_output *fio;
-	json_object *cpu;
 
+	json_object_object_add(doc, "results", json_object_get(results));
+	json_object_object_add(doc, "comparisons", json_object_get(comps));
 	assert_int_equal(rio_cpuwatch_record(cw, &in.cpu, &in.ncpu), 0);
 	assert_int_equal(rio_fio_output_read(out, 1, map, &fio), 0);
 	in.fio = fio;
 	cpu = rio_cpucost_attribute(&in);
 	rio_fio_output_delete(&fio);
+	json_object_put(doc);
 	return cpu;
 }
 

@@ -8,6 +8,7 @@
 #include "result/cpucost.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
+#include "result/resultdoc.h"
 #include "base/jsonread.h"
 #include "result/summary.h"
 
@@ -261,41 +262,53 @@ out:
 
 /* One host's CPU over one window: busy is user + nice + system + irq +
  * softirq (idle, iowait and a hypervisor's steal are not this host's
- * work). NULL when the series does not cover the window. */
-static json_object *host_cost(const char *host, const struct rio_cpustat *v,
-			      int n, const struct window *w, struct rio_moved m)
+ * work), for what m moved. */
+struct cost {
+	double f[RIO_CPU_NFIELDS], busy_s, window_s, busy_pct;
+	struct rio_moved m;
+};
+
+/* 0 when the series does not cover the window. */
+static int cost_of(const struct rio_cpustat *v, int n, const struct window *w,
+		   struct rio_moved m, struct cost *c)
 {
 	static const enum rio_cpustat_field busy[] = {
 		RIO_CPU_USER, RIO_CPU_NICE, RIO_CPU_SYSTEM, RIO_CPU_IRQ,
 		RIO_CPU_SOFTIRQ
 	};
-	double f[RIO_CPU_NFIELDS], sum = 0, span = w->b - w->a;
-	json_object *o;
 	size_t i;
 
+	c->busy_s = 0;
+	c->window_s = w->b - w->a;
+	c->m = m;
 	for (i = 0; i < RIO_CPU_NFIELDS; i++)
-		f[i] = rio_cpustat_between(v, n, w->a, w->b, i);
+		c->f[i] = rio_cpustat_between(v, n, w->a, w->b, i);
 	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++)
-		sum += f[busy[i]];
-	if (isnan(sum))
-		return NULL;
-	o = json_object_new_object();
+		c->busy_s += c->f[busy[i]];
+	c->busy_pct = 100 * c->busy_s / (c->window_s * v[0].ncpu);
+	return !isnan(c->busy_s);
+}
+
+static json_object *cost_json(const char *host, const struct cost *c)
+{
+	json_object *o = json_object_new_object();
+
 	json_object_object_add(o, "host", json_object_new_string(host));
-	json_object_object_add(o, "window_s", json_object_new_double(span));
-	json_object_object_add(o, "busy_s", json_object_new_double(sum));
-	json_object_object_add(
-		o, "user_s",
-		json_object_new_double(f[RIO_CPU_USER] + f[RIO_CPU_NICE]));
+	json_object_object_add(o, "window_s",
+			       json_object_new_double(c->window_s));
+	json_object_object_add(o, "busy_s", json_object_new_double(c->busy_s));
+	json_object_object_add(o, "user_s",
+			       json_object_new_double(c->f[RIO_CPU_USER] +
+						      c->f[RIO_CPU_NICE]));
 	json_object_object_add(o, "system_s",
-			       json_object_new_double(f[RIO_CPU_SYSTEM]));
+			       json_object_new_double(c->f[RIO_CPU_SYSTEM]));
 	json_object_object_add(o, "irq_s",
-			       json_object_new_double(f[RIO_CPU_IRQ]));
+			       json_object_new_double(c->f[RIO_CPU_IRQ]));
 	json_object_object_add(o, "softirq_s",
-			       json_object_new_double(f[RIO_CPU_SOFTIRQ]));
-	json_object_object_add(
-		o, "busy_pct",
-		json_object_new_double(100 * sum / (span * v[0].ncpu)));
-	rio_summary_add_per_unit(o, sum, m);
+			       json_object_new_double(c->f[RIO_CPU_SOFTIRQ]));
+	json_object_object_add(o, "busy_pct",
+			       json_object_new_double(c->busy_pct));
+	rio_summary_add_per_unit(o, c->busy_s, c->m);
 	return o;
 }
 
@@ -323,17 +336,17 @@ static char *series_host(const struct rio_cpu_series *s,
 static json_object *costs(struct series cpu, const struct rio_hostmap *map,
 			  const struct window *w, struct rio_moved m)
 {
-	json_object *arr = json_object_new_array(), *c;
+	json_object *arr = json_object_new_array();
 	const struct rio_cpu_series *s;
+	struct cost c;
 	char *host;
 	int i;
 
 	for (i = 0; i < cpu.n; i++) {
 		s = &cpu.v[i];
 		host = series_host(s, map);
-		c = host && s->v ? host_cost(host, s->v, s->n, w, m) : NULL;
-		if (c)
-			json_object_array_add(arr, c);
+		if (host && s->v && cost_of(s->v, s->n, w, m, &c))
+			json_object_array_add(arr, cost_json(host, &c));
 		free(host);
 	}
 	return arr;
@@ -377,28 +390,27 @@ static int job_window(const struct rio_fio_output *fio, const struct window *w,
 	return found;
 }
 
-static json_object *side_costs(const struct rio_fio_output *fio,
-			       const struct rio_hostmap *map, struct series cpu,
-			       const struct window *w, json_object *c,
-			       const char *side)
+/* One side of pair p on series s (one host's): its job's window and what
+ * it moved. 0 when the job has no window or s does not cover it. */
+static int side_cost(const struct rio_fio_output *fio, const struct window *w,
+		     const struct rio_cpu_series *s, const char *host,
+		     const char *job, struct cost *c)
 {
 	struct rio_moved m;
 	struct window u;
 
-	if (!job_window(fio, w, rio_json_str(c, "host"),
-			rio_json_str(rio_json_get(c, side), "jobname"), &u, &m))
-		return NULL;
-	return costs(cpu, map, &u, m);
+	return s->v && job_window(fio, w, host, job, &u, &m) &&
+	       cost_of(s->v, s->n, &u, m, c);
 }
 
-static json_object *host_ratio(json_object *r, json_object *t)
+static json_object *host_ratio(const char *host, const struct cost *r,
+			       const struct cost *t)
 {
-	double a = rio_json_num(r, "per_gib_s", NAN);
-	double b = rio_json_num(t, "per_gib_s", NAN);
+	double a = rio_summary_per_gib(r->busy_s, r->m);
+	double b = rio_summary_per_gib(t->busy_s, t->m);
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "host",
-			       json_object_new_string(rio_json_str(r, "host")));
+	json_object_object_add(o, "host", json_object_new_string(host));
 	json_object_object_add(o, "rdma_s", rio_json_num_or_null(a));
 	json_object_object_add(o, "tcp_s", rio_json_num_or_null(b));
 	json_object_object_add(o, "ratio",
@@ -406,41 +418,47 @@ static json_object *host_ratio(json_object *r, json_object *t)
 	return o;
 }
 
-/* Each comparison's CPU per GiB on every host, RDMA over TCP. */
-static void pair_costs(json_object *comparisons,
-		       const struct rio_fio_output *fio,
-		       const struct rio_hostmap *map, struct series cpu,
-		       const struct window *w)
+/* Pair p's CPU per GiB on every watched host, RDMA over TCP. */
+static json_object *pair_cost(const struct rio_res_pair *p,
+			      const struct rio_fio_output *fio,
+			      const struct rio_hostmap *map, struct series cpu,
+			      const struct window *w)
 {
-	json_object *c, *r, *t, *arr;
-	size_t i, j, k;
+	json_object *arr = json_object_new_array();
+	struct cost r, t;
+	char *host;
+	int i;
 
-	for (i = 0; i < rio_json_len(comparisons); i++) {
-		c = json_object_array_get_idx(comparisons, i);
-		r = side_costs(fio, map, cpu, w, c, "rdma");
-		t = side_costs(fio, map, cpu, w, c, "tcp");
-		arr = json_object_new_array();
-		for (j = 0; j < rio_json_len(r); j++)
-			for (k = 0; k < rio_json_len(t); k++)
-				if (!strcmp(rio_json_str(
-						    json_object_array_get_idx(
-							    r, j),
-						    "host"),
-					    rio_json_str(
-						    json_object_array_get_idx(
-							    t, k),
-						    "host")))
-					json_object_array_add(
-						arr,
-						host_ratio(
-							json_object_array_get_idx(
-								r, j),
-							json_object_array_get_idx(
-								t, k)));
-		json_object_object_add(c, "host_cpu_per_gib", arr);
-		json_object_put(r);
-		json_object_put(t);
+	for (i = 0; i < cpu.n; i++) {
+		host = series_host(&cpu.v[i], map);
+		if (host &&
+		    side_cost(fio, w, &cpu.v[i], p->host, p->rdma.jobname,
+			      &r) &&
+		    side_cost(fio, w, &cpu.v[i], p->host, p->tcp.jobname, &t))
+			json_object_array_add(arr, host_ratio(host, &r, &t));
+		free(host);
 	}
+	return arr;
+}
+
+/* Each comparison of doc gets its host_cpu_per_gib. The pairs are read
+ * through the result's model; -ENOMEM when that fails. */
+static int pair_costs(json_object *doc, const struct rio_fio_output *fio,
+		      const struct rio_hostmap *map, struct series cpu,
+		      const struct window *w)
+{
+	json_object *cs = rio_json_get(doc, "comparisons");
+	struct rio_resultdoc *rd;
+	size_t i;
+
+	if (rio_resultdoc_read(doc, &rd))
+		return -ENOMEM;
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++)
+		json_object_object_add(
+			json_object_array_get_idx(cs, i), "host_cpu_per_gib",
+			pair_cost(rio_resultdoc_pair(rd, i), fio, map, cpu, w));
+	rio_resultdoc_delete(&rd);
+	return 0;
 }
 
 static json_object *cpu_doc(struct series cpu, const struct rio_hostmap *map,
@@ -488,7 +506,8 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 				local_host(in->hosts, in->nhosts), w, how,
 				sizeof(how));
 	for (i = 0; w && i < n; i++) {
-		r = json_object_array_get_idx(in->results, i);
+		r = json_object_array_get_idx(rio_json_get(in->doc, "results"),
+					      i);
 		json_object_object_add(
 			r, "host_cpu",
 			w[i].b ? costs(cpu, in->map, &w[i],
@@ -496,8 +515,10 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 					       rio_fio_output_job(in->fio, i)))
 			       : NULL);
 	}
-	if (w)
-		pair_costs(in->comparisons, in->fio, in->map, cpu, w);
+	if (w && pair_costs(in->doc, in->fio, in->map, cpu, w)) {
+		snprintf(how, sizeof(how), "out of memory");
+		matched = 0;
+	}
 	free(w);
 	free(local);
 	return cpu_doc(cpu, in->map, how, matched);

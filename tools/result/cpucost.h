@@ -26,13 +26,15 @@ struct rio_hostmap;
  * (their tasks are not seen from here); the CPU of every watched host is
  * still counted over the windows of this host's jobs.
  *
- * Adds results[i].host_cpu (job i of fio) and each comparison's
- * host_cpu_per_gib, and returns the result's "cpu" object: method, match,
- * and each host's series. tasks may be NULL (a run imported from JSON).
+ * Adds doc's results[i].host_cpu (job i of fio) and each of its
+ * comparisons' host_cpu_per_gib (its pairs read through resultdoc.h), and
+ * returns the result's "cpu" object: method, match, and each host's
+ * series. tasks may be NULL (a run imported from JSON).
  */
 struct rio_cpucost_in {
-	json_object *results; /* the result's, one per entry of output */
-	json_object *comparisons;
+	/* the result or round being built: results[], one per entry of
+	 * fio's output, and comparisons[] */
+	json_object *doc;
 	const struct rio_fio_output *fio;
 	const struct rio_hostmap *map;
 	const struct rio_cpu_series *cpu; /* every watched host's */

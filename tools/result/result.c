@@ -318,8 +318,7 @@ static int measure(json_object *dst, const struct measure *m)
 			       rio_derive_comparisons(m->fio));
 	if (m->r->ncpu) {
 		const struct rio_cpucost_in c = {
-			.results = rio_json_get(dst, "results"),
-			.comparisons = rio_json_get(dst, "comparisons"),
+			.doc = dst,
 			.fio = m->fio,
 			.map = m->map,
 			.cpu = m->r->cpu,

@@ -117,12 +117,16 @@ struct rio_moved rio_summary_moved(const struct rio_fio_job *j)
 	};
 }
 
+double rio_summary_per_gib(double cpu_s, struct rio_moved m)
+{
+	return m.bytes > 0 ? cpu_s * GIB / m.bytes : NAN;
+}
+
 void rio_summary_add_per_unit(json_object *o, double cpu_s, struct rio_moved m)
 {
 	json_object_object_add(
 		o, "per_gib_s",
-		rio_json_num_or_null(m.bytes > 0 ? cpu_s * GIB / m.bytes
-						 : NAN));
+		rio_json_num_or_null(rio_summary_per_gib(cpu_s, m)));
 	json_object_object_add(
 		o, "per_kio_s",
 		rio_json_num_or_null(m.ios > 0 ? cpu_s * 1000 / m.ios : NAN));

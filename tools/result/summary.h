@@ -32,6 +32,9 @@ struct rio_moved {
 };
 struct rio_moved rio_summary_moved(const struct rio_fio_job *j);
 
+/* cpu_s per GiB m moved; NaN for nothing moved. */
+double rio_summary_per_gib(double cpu_s, struct rio_moved m);
+
 /* Adds per_gib_s and per_kio_s to o: cpu_s over what m moved (null for
  * nothing moved). */
 void rio_summary_add_per_unit(json_object *o, double cpu_s, struct rio_moved m);
