@@ -156,13 +156,15 @@ static int rio_cq_sleep_ticked(struct rio_cq_sleep *s)
 	uint64_t n;
 	int err;
 
-	if (read(s->tickfd, &n, sizeof(n)) == sizeof(n) || errno == EAGAIN)
+	if (read(s->tickfd, &n, sizeof(n)) >= 0 || errno == EAGAIN)
 		return 0;
 	err = errno;
 	rio_err_call(err, "read(timerfd=%d)", s->tickfd);
 	return -err;
 }
 
+/* A tick that fired while the job was awake ends its next sleep at once:
+ * at most one extra look per tick. */
 int rio_cq_wait(struct rio_cq_sleep *s)
 {
 	struct epoll_event evs[2 + RIO_CQ_MAX_OTHERS];

@@ -25,7 +25,7 @@ void rio_cq_sleep_forget(struct rio_cq_sleep *s, int fd);
 void rio_cq_sleep_delete(struct rio_cq_sleep **s);
 
 /* What ended a rio_cq_wait: the channel's event (taken and acked), one of
- * the others readable, or both; 0 when the tick did. */
+ * the others readable, or both; 0 when the tick or a signal did. */
 #define RIO_CQ_WOKE 1
 #define RIO_CQ_OTHER 2
 
