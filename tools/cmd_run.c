@@ -372,8 +372,8 @@ static int run_execute(const struct rio_args *a, struct run *r)
 		ret = run_fio(a, r->nhosts ? r->hosts : NULL, r->nhosts, r->jf,
 			      r->njf, in, r->watch);
 	stop_local(r->srv, r->nhosts);
-	if (!ret)
-		ret = rio_result_build(in, &r->doc, &flagged);
+	if (!ret && (ret = rio_result_build(in, &r->doc, &flagged)) == -ENOMEM)
+		rc_call_err(ENOMEM, "result(%s)", r->out);
 	if (!ret)
 		ret = rio_result_write(r->doc, r->out);
 	/* What fio and the hosts said is shown, never obeyed: the result

@@ -284,7 +284,7 @@ static json_object *attribute(json_object *results, json_object *comps,
 	assert_int_equal(rio_cpuwatch_record(cw, &in.cpu, &in.ncpu), 0);
 	assert_int_equal(rio_fio_output_read(out, 1, map, &fio), 0);
 	in.fio = fio;
-	cpu = rio_cpucost_attribute(&in);
+	assert_int_equal(rio_cpucost_attribute(&in, &cpu), 0);
 	rio_fio_output_delete(&fio);
 	json_object_put(doc);
 	return cpu;

@@ -441,23 +441,32 @@ static json_object *pair_cost(const struct rio_res_pair *p,
 	return arr;
 }
 
-/* Each comparison of doc gets its host_cpu_per_gib. The pairs are read
- * through the result's model; -ENOMEM when that fails. */
+/* Each comparison of doc gets its host_cpu_per_gib, from its pair read
+ * through the result's model; written once the model, which holds the
+ * pairs' strings, is gone. */
 static int pair_costs(json_object *doc, const struct rio_fio_output *fio,
 		      const struct rio_hostmap *map, struct series cpu,
 		      const struct window *w)
 {
-	json_object *cs = rio_json_get(doc, "comparisons");
+	json_object *cs = rio_json_get(doc, "comparisons"), **v;
 	struct rio_resultdoc *rd;
-	size_t i;
+	size_t i, n;
+	int err;
 
-	if (rio_resultdoc_read(doc, &rd))
-		return -ENOMEM;
-	for (i = 0; i < rio_resultdoc_npairs(rd); i++)
-		json_object_object_add(
-			json_object_array_get_idx(cs, i), "host_cpu_per_gib",
-			pair_cost(rio_resultdoc_pair(rd, i), fio, map, cpu, w));
+	err = rio_resultdoc_read(doc, &rd);
+	if (err)
+		return err;
+	n = rio_resultdoc_npairs(rd);
+	v = calloc(n ? n : 1, sizeof(*v));
+	for (i = 0; v && i < n; i++)
+		v[i] = pair_cost(rio_resultdoc_pair(rd, i), fio, map, cpu, w);
 	rio_resultdoc_delete(&rd);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		json_object_object_add(json_object_array_get_idx(cs, i),
+				       "host_cpu_per_gib", v[i]);
+	free(v);
 	return 0;
 }
 
@@ -487,25 +496,29 @@ static json_object *cpu_doc(struct series cpu, const struct rio_hostmap *map,
 	return o;
 }
 
-json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
+int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **out)
 {
 	int i, n = rio_fio_output_njobs(in->fio), nlocal = 0, matched = 0;
 	const struct series cpu = { in->cpu, in->ncpu };
 	struct window *w = calloc(n + 1, sizeof(*w));
 	int *local = calloc(n + 1, sizeof(*local));
-	char how[1024];
 	json_object *r;
+	char how[1024];
+	int err = 0;
 
-	snprintf(how, sizeof(how), "out of memory");
-	for (i = 0; w && local && i < n; i++)
+	*out = NULL;
+	if (!w || !local) {
+		free(w);
+		free(local);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
 		if (rio_hostmap_is_local(in->map,
 					 rio_fio_output_job(in->fio, i)->host))
 			local[nlocal++] = i;
-	if (w && local)
-		matched = match(in->fio, local, nlocal, in->tasks, in->ntasks,
-				local_host(in->hosts, in->nhosts), w, how,
-				sizeof(how));
-	for (i = 0; w && i < n; i++) {
+	matched = match(in->fio, local, nlocal, in->tasks, in->ntasks,
+			local_host(in->hosts, in->nhosts), w, how, sizeof(how));
+	for (i = 0; i < n; i++) {
 		r = json_object_array_get_idx(rio_json_get(in->doc, "results"),
 					      i);
 		json_object_object_add(
@@ -515,11 +528,10 @@ json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in)
 					       rio_fio_output_job(in->fio, i)))
 			       : NULL);
 	}
-	if (w && pair_costs(in->doc, in->fio, in->map, cpu, w)) {
-		snprintf(how, sizeof(how), "out of memory");
-		matched = 0;
-	}
+	err = pair_costs(in->doc, in->fio, in->map, cpu, w);
 	free(w);
 	free(local);
-	return cpu_doc(cpu, in->map, how, matched);
+	if (!err)
+		*out = cpu_doc(cpu, in->map, how, matched);
+	return err;
 }

@@ -28,8 +28,9 @@ struct rio_hostmap;
  *
  * Adds doc's results[i].host_cpu (job i of fio) and each of its
  * comparisons' host_cpu_per_gib (its pairs read through resultdoc.h), and
- * returns the result's "cpu" object: method, match, and each host's
- * series. tasks may be NULL (a run imported from JSON).
+ * sets *cpu to the result's "cpu" object: method, match, and each host's
+ * series. tasks may be NULL (a run imported from JSON). Returns 0, or
+ * -ENOMEM with *cpu NULL.
  */
 struct rio_cpucost_in {
 	/* the result or round being built: results[], one per entry of
@@ -45,7 +46,7 @@ struct rio_cpucost_in {
 	int nhosts;
 };
 
-json_object *rio_cpucost_attribute(const struct rio_cpucost_in *in);
+int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **cpu);
 
 /*
  * Every watched host's CPU over [a, b] (this host's CLOCK_MONOTONIC) for

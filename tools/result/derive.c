@@ -208,7 +208,8 @@ static int same(const char *a, const char *b)
 	return a && b && !strcmp(a, b);
 }
 
-/* A workload paired in both directions (a mixed job) names the direction. */
+/* A workload paired in both directions (a mixed job) names the direction.
+ * Every pair the result makes has a host and a workload. */
 static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
 {
 	const struct rio_res_pair *o;
@@ -228,9 +229,11 @@ int rio_derive_verdicts(json_object *doc, const char *caveat)
 	struct rio_resultdoc *rd;
 	json_object **v;
 	size_t i, n;
+	int err;
 
-	if (rio_resultdoc_read(doc, &rd))
-		return -ENOMEM;
+	err = rio_resultdoc_read(doc, &rd);
+	if (err)
+		return err;
 	n = rio_resultdoc_npairs(rd);
 	v = calloc(n ? n : 1, sizeof(*v));
 	if (!v) {

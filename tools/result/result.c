@@ -328,9 +328,12 @@ static int measure(json_object *dst, const struct measure *m)
 			.hosts = m->in->hosts,
 			.nhosts = m->in->nhosts,
 		};
+		json_object *cpu;
 
-		json_object_object_add(dst, "cpu", rio_cpucost_attribute(&c));
-		cpu_warnings(rio_json_get(dst, "cpu"), m->warnings, m->pre);
+		if (rio_cpucost_attribute(&c, &cpu))
+			return -ENOMEM;
+		json_object_object_add(dst, "cpu", cpu);
+		cpu_warnings(cpu, m->warnings, m->pre);
 	}
 	if (m->r->baselines)
 		json_object_object_add(dst, "baselines",
