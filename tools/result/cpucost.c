@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "result/cpucost.h"
+#include "result/derive.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/resultdoc.h"
@@ -418,56 +419,37 @@ static json_object *host_ratio(const char *host, const struct cost *r,
 	return o;
 }
 
+/* What pairs' CPU per GiB is over. */
+struct pair_ctx {
+	const struct rio_fio_output *fio;
+	const struct rio_hostmap *map;
+	struct series cpu;
+	const struct window *w;
+};
+
 /* Pair p's CPU per GiB on every watched host, RDMA over TCP. */
-static json_object *pair_cost(const struct rio_res_pair *p,
-			      const struct rio_fio_output *fio,
-			      const struct rio_hostmap *map, struct series cpu,
-			      const struct window *w)
+static json_object *pair_cost(const struct rio_resultdoc *rd,
+			      const struct rio_res_pair *p, void *ctx)
 {
+	const struct pair_ctx *pc = ctx;
 	json_object *arr = json_object_new_array();
+	const struct rio_cpu_series *s;
 	struct cost r, t;
 	char *host;
 	int i;
 
-	for (i = 0; i < cpu.n; i++) {
-		host = series_host(&cpu.v[i], map);
+	(void)rd;
+	for (i = 0; i < pc->cpu.n; i++) {
+		s = &pc->cpu.v[i];
+		host = series_host(s, pc->map);
 		if (host &&
-		    side_cost(fio, w, &cpu.v[i], p->host, p->rdma.jobname,
+		    side_cost(pc->fio, pc->w, s, p->host, p->rdma.jobname,
 			      &r) &&
-		    side_cost(fio, w, &cpu.v[i], p->host, p->tcp.jobname, &t))
+		    side_cost(pc->fio, pc->w, s, p->host, p->tcp.jobname, &t))
 			json_object_array_add(arr, host_ratio(host, &r, &t));
 		free(host);
 	}
 	return arr;
-}
-
-/* Each comparison of doc gets its host_cpu_per_gib, from its pair read
- * through the result's model; written once the model, which holds the
- * pairs' strings, is gone. */
-static int pair_costs(json_object *doc, const struct rio_fio_output *fio,
-		      const struct rio_hostmap *map, struct series cpu,
-		      const struct window *w)
-{
-	json_object *cs = rio_json_get(doc, "comparisons"), **v;
-	struct rio_resultdoc *rd;
-	size_t i, n;
-	int err;
-
-	err = rio_resultdoc_read(doc, &rd);
-	if (err)
-		return err;
-	n = rio_resultdoc_npairs(rd);
-	v = calloc(n ? n : 1, sizeof(*v));
-	for (i = 0; v && i < n; i++)
-		v[i] = pair_cost(rio_resultdoc_pair(rd, i), fio, map, cpu, w);
-	rio_resultdoc_delete(&rd);
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		json_object_object_add(json_object_array_get_idx(cs, i),
-				       "host_cpu_per_gib", v[i]);
-	free(v);
-	return 0;
 }
 
 static json_object *cpu_doc(struct series cpu, const struct rio_hostmap *map,
@@ -502,6 +484,7 @@ int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **out)
 	const struct series cpu = { in->cpu, in->ncpu };
 	struct window *w = calloc(n + 1, sizeof(*w));
 	int *local = calloc(n + 1, sizeof(*local));
+	struct pair_ctx ctx;
 	json_object *r;
 	char how[1024];
 	int err = 0;
@@ -528,7 +511,9 @@ int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **out)
 					       rio_fio_output_job(in->fio, i)))
 			       : NULL);
 	}
-	err = pair_costs(in->doc, in->fio, in->map, cpu, w);
+	ctx = (struct pair_ctx){ in->fio, in->map, cpu, w };
+	err = rio_derive_pairs_add(in->doc, "host_cpu_per_gib", pair_cost,
+				   &ctx);
 	free(w);
 	free(local);
 	if (!err)

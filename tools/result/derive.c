@@ -223,7 +223,8 @@ static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
 	return n > 1;
 }
 
-int rio_derive_verdicts(json_object *doc, const char *caveat)
+int rio_derive_pairs_add(json_object *doc, const char *key,
+			 rio_derive_pair_fn *fn, void *ctx)
 {
 	json_object *cs = rio_json_get(doc, "comparisons");
 	struct rio_resultdoc *rd;
@@ -236,22 +237,28 @@ int rio_derive_verdicts(json_object *doc, const char *caveat)
 		return err;
 	n = rio_resultdoc_npairs(rd);
 	v = calloc(n ? n : 1, sizeof(*v));
-	if (!v) {
-		rio_resultdoc_delete(&rd);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		const struct rio_res_pair *c = rio_resultdoc_pair(rd, i);
-
-		v[i] = verdict(c, several(rd, c), caveat);
-	}
-	/* Written once the model, which holds the pairs' strings, is gone. */
+	for (i = 0; v && i < n; i++)
+		v[i] = fn(rd, rio_resultdoc_pair(rd, i), ctx);
 	rio_resultdoc_delete(&rd);
+	if (!v)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		json_object_object_add(json_object_array_get_idx(cs, i),
-				       "verdict", v[i]);
+		json_object_object_add(json_object_array_get_idx(cs, i), key,
+				       v[i]);
 	free(v);
 	return 0;
+}
+
+static json_object *pair_verdict(const struct rio_resultdoc *rd,
+				 const struct rio_res_pair *c, void *caveat)
+{
+	return verdict(c, several(rd, c), caveat);
+}
+
+int rio_derive_verdicts(json_object *doc, const char *caveat)
+{
+	return rio_derive_pairs_add(doc, "verdict", pair_verdict,
+				    (void *)caveat);
 }
 
 static void add_comparison(json_object *arr, const char *host,

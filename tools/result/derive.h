@@ -5,6 +5,8 @@
 #include <json-c/json.h>
 
 struct rio_fio_output;
+struct rio_resultdoc;
+struct rio_res_pair;
 
 /*
  * The result's "comparisons": for each host and workload that has both a
@@ -23,5 +25,16 @@ json_object *rio_derive_comparisons(const struct rio_fio_output *fio);
  * Returns 0, or -ENOMEM with no verdict added.
  */
 int rio_derive_verdicts(json_object *doc, const char *caveat);
+
+/*
+ * Adds key to each of doc's comparisons: what fn makes of its pair, read
+ * through the result's model (rd, whose strings live until the model is
+ * gone: the pairs are written after). Returns 0, or -errno with none added.
+ */
+typedef json_object *rio_derive_pair_fn(const struct rio_resultdoc *rd,
+					const struct rio_res_pair *p,
+					void *ctx);
+int rio_derive_pairs_add(json_object *doc, const char *key,
+			 rio_derive_pair_fn *fn, void *ctx);
 
 #endif
