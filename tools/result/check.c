@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/host.h"
+#include "result/resultenv.h"
 #include "base/jsonread.h"
 #include "rc_log.h"
 
@@ -49,23 +51,58 @@ static json_object *link_json(const char *source, const char *dev, int port,
  * sysfs gives SDR/DDR/QDR rates as signalling rates, which carry 8b/10b
  * encoding: the data rate is 80% of the figure.
  */
-static double data_gbps(json_object *port)
+static double data_gbps(const struct rio_env_port *p)
 {
-	double g = rio_json_num(port, "rate_gbps", 0);
-	const char *rate = rio_json_str(port, "rate");
+	const char *rate = p->rate;
 
 	if (rate &&
 	    (strstr(rate, "SDR") || strstr(rate, "DDR") || strstr(rate, "QDR")))
-		g *= 0.8;
-	return g;
+		return p->rate_gbps * 0.8;
+	return p->rate_gbps;
+}
+
+/* A link per active port of the host's hardware RDMA devices. */
+static void device_links(json_object *arr, const struct rio_env_host *h)
+{
+	const struct rio_env_device *d;
+	const struct rio_env_port *p;
+	size_t i, j;
+
+	for (i = 0; i < h->ndevices; i++) {
+		d = &h->devices[i];
+		/* rxe and siw report a rate mapped from the netdev's speed,
+		 * 2.5 Gb/s when it has none (veth): not a ceiling. */
+		if (d->transport && !strcmp(d->transport, "software"))
+			continue;
+		for (j = 0; j < d->nports; j++) {
+			p = &d->ports[j];
+			if (!p->state || strcasecmp(p->state, "ACTIVE") ||
+			    data_gbps(p) <= 0)
+				continue;
+			/* Unknown MTU: 4096 gives the highest ceiling, so
+			 * the check can miss a claim but never invents one. */
+			json_object_array_add(
+				arr,
+				link_json("environment", d->name, p->port,
+					  p->link_layer &&
+							  !strcasecmp(
+								  p->link_layer,
+								  "infiniband")
+						  ? "infiniband"
+						  : "ethernet",
+					  data_gbps(p),
+					  p->active_mtu < 256 ? 4096
+							      : p->active_mtu));
+		}
+	}
 }
 
 json_object *rio_check_links(const struct rio_link_opt *opt,
 			     json_object *env_status)
 {
-	json_object *arr = json_object_new_array(), *devs, *dev, *ports, *p;
-	const char *ll, *state;
-	size_t i, j;
+	json_object *arr = json_object_new_array();
+	struct rio_resultenv *env;
+	const char *ll;
 	int mtu;
 
 	if (opt->rate_gbps > 0 || opt->link_layer || opt->mtu) {
@@ -83,37 +120,13 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
 						     opt->rate_gbps, mtu));
 		return arr;
 	}
-	devs = rio_json_get(env_status, "rdma_devices");
-	for (i = 0; devs && i < rio_json_len(devs); i++) {
-		dev = json_object_array_get_idx(devs, i);
-		/* rxe and siw report a rate mapped from the netdev's speed,
-		 * 2.5 Gb/s when it has none (veth): not a ceiling. */
-		if (rio_json_str(dev, "transport") &&
-		    !strcmp(rio_json_str(dev, "transport"), "software"))
-			continue;
-		ports = rio_json_get(dev, "ports");
-		for (j = 0; ports && j < rio_json_len(ports); j++) {
-			p = json_object_array_get_idx(ports, j);
-			state = rio_json_str(p, "state");
-			ll = rio_json_str(p, "link_layer");
-			if (!state || strcasecmp(state, "ACTIVE") ||
-			    data_gbps(p) <= 0)
-				continue;
-			/* Unknown MTU: 4096 gives the highest ceiling, so
-			 * the check can miss a claim but never invents one. */
-			mtu = (int)rio_json_num(p, "active_mtu", 4096);
-			json_object_array_add(
-				arr,
-				link_json("environment",
-					  rio_json_str(dev, "name"),
-					  (int)rio_json_num(p, "port", 0),
-					  ll && !strcasecmp(ll, "infiniband")
-						  ? "infiniband"
-						  : "ethernet",
-					  data_gbps(p),
-					  mtu < 256 ? 4096 : mtu));
-		}
+	if (rio_resultenv_read_status(env_status, &env)) {
+		rc_call_err(ENOMEM, "link: read the RDMA ports");
+		json_object_put(arr);
+		return NULL;
 	}
+	device_links(arr, rio_resultenv_host(env));
+	rio_resultenv_delete(&env);
 	return arr;
 }
 

@@ -24,8 +24,9 @@ double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu);
 
 /*
  * The result's "links": the option's link if given, else every ACTIVE port
- * of a hardware device in the environment status. Returns NULL after printing why when the
- * option is invalid.
+ * of a hardware device in the environment status (read through
+ * resultenv.h). Returns NULL after printing why when the option is invalid
+ * or memory ran out.
  */
 json_object *rio_check_links(const struct rio_link_opt *opt,
 			     json_object *env_status);

@@ -43,6 +43,7 @@ static int ports_of(struct rio_resultenv *env, struct rio_env_device *d,
 			.state = rio_json_str(p, "state"),
 			.link_layer = rio_json_str(p, "link_layer"),
 			.rate = rio_json_str(p, "rate"),
+			.rate_gbps = rio_json_num(p, "rate_gbps", 0),
 			.netdev = rio_json_str(p, "netdev"),
 		};
 	}
@@ -232,6 +233,25 @@ int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
 	}
 	*out = env;
 	return 0;
+}
+
+int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
+{
+	json_object *doc = json_object_new_object(), *envdoc;
+	int err;
+
+	*out = NULL;
+	envdoc = json_object_new_object();
+	if (!doc || !envdoc) {
+		json_object_put(doc);
+		json_object_put(envdoc);
+		return -ENOMEM;
+	}
+	json_object_object_add(envdoc, "status", json_object_get(status));
+	json_object_object_add(doc, "environment", envdoc);
+	err = rio_resultenv_read(doc, out);
+	json_object_put(doc);
+	return err;
 }
 
 void rio_resultenv_delete(struct rio_resultenv **envp)

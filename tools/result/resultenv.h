@@ -20,6 +20,7 @@ struct rio_resultenv;
 struct rio_env_port {
 	int port, active_mtu;
 	const char *state, *link_layer, *rate, *netdev;
+	double rate_gbps; /* 0: not known */
 };
 
 struct rio_env_device {
@@ -63,6 +64,10 @@ struct rio_env_fio_host {
 
 /* Reads doc (a result). Returns 0, or -ENOMEM (nothing allocated). */
 int rio_resultenv_read(json_object *doc, struct rio_resultenv **out);
+/* Reads an environment's status alone (a result's environment.status,
+ * as rio_envstatus_gather makes it): the model's host then has its RDMA
+ * devices and exports, nothing else. */
+int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out);
 void rio_resultenv_delete(struct rio_resultenv **env);
 
 const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env);
