@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* rdmaio check: the checks of a fio JSON or a result, printed. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "args.h"
@@ -11,20 +12,10 @@
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/result.h"
+#include "result/resultdoc.h"
 
 /* Some check is flagged: not a failure to run, not a pass either. */
 #define EXIT_FLAGGED 3
-
-static void print_causes(FILE *f, json_object *check, const char *prefix)
-{
-	json_object *lc = rio_json_get(check, "likely_causes");
-	size_t i;
-
-	for (i = 0; i < rio_json_len(lc); i++)
-		fprintf(f, "%s%s\n", prefix,
-			json_object_get_string(
-				json_object_array_get_idx(lc, i)));
-}
 
 /* A result's fio output, or doc itself: fio's JSON (a new reference). */
 static json_object *result_output(json_object *doc)
@@ -63,21 +54,33 @@ static int check_input(const char *path, json_object **doc,
 	return 1;
 }
 
-static void print_checks(json_object *checks, json_object *warnings)
+/* The checks and warnings, read through the result's model. */
+static int print_checks(json_object *checks, json_object *warnings)
 {
-	json_object *c;
-	size_t i;
+	json_object *doc = json_object_new_object();
+	const struct rio_res_check *c;
+	struct rio_resultdoc *rd;
+	size_t i, j;
+	int err;
 
-	for (i = 0; i < rio_json_len(checks); i++) {
-		c = json_object_array_get_idx(checks, i);
-		printf("%s %s: %s\n", rio_json_str(c, "status"),
-		       rio_json_str(c, "name"), rio_json_str(c, "message"));
-		print_causes(stdout, c, "  likely cause: ");
+	if (!doc)
+		return -ENOMEM;
+	json_object_object_add(doc, "checks", json_object_get(checks));
+	json_object_object_add(doc, "warnings", json_object_get(warnings));
+	err = rio_resultdoc_read(doc, &rd);
+	json_object_put(doc);
+	if (err)
+		return err;
+	for (i = 0; i < rio_resultdoc_nchecks(rd); i++) {
+		c = rio_resultdoc_check(rd, i);
+		printf("%s %s: %s\n", c->status, c->name, c->message);
+		for (j = 0; j < c->ncauses; j++)
+			printf("  likely cause: %s\n", c->causes[j]);
 	}
-	for (i = 0; i < rio_json_len(warnings); i++)
-		printf("warning: %s\n",
-		       rio_json_str(json_object_array_get_idx(warnings, i),
-				    "message"));
+	for (i = 0; i < rio_resultdoc_nwarnings(rd); i++)
+		printf("warning: %s\n", rio_resultdoc_warning(rd, i)->message);
+	rio_resultdoc_delete(&rd);
+	return 0;
 }
 
 /* Checks one run of fio (doc: a fio JSON, a result, a round of one) and
@@ -106,7 +109,10 @@ static int check_run(json_object *doc, json_object *output,
 				checks, &flagged);
 	if (rio_json_get(doc, "fio"))
 		rio_result_check_loopback(doc, fio, checks, &flagged);
-	print_checks(checks, warnings);
+	if (print_checks(checks, warnings)) {
+		rc_err("check: out of memory printing the checks");
+		flagged = -1;
+	}
 	rio_fio_output_delete(&fio);
 	json_object_put(checks);
 	json_object_put(warnings);
