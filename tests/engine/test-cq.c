@@ -77,40 +77,45 @@ static void wait__times_out_with_nothing_ready(void **state)
  * scheduling delays stay well inside them. */
 #define TICK_MS 200
 
-static void wait__ends_on_the_next_tick_and_takes_it(void **state)
+/* A sleep on ticks TICK_MS apart, just woken by one. */
+static struct rio_cq_sleep *on_a_tick(struct fixture *f)
 {
-	struct fixture *f = *state;
 	struct rio_cq_sleep *s = NULL;
-	struct timespec t0;
 
 	assert_int_equal(rio_cq_sleep_new(&f->cc, f->others, 2, TICK_MS, &s),
 			 0);
 	assert_int_equal(rio_cq_wait(s), 0);
+	return s;
+}
+
+/* How long the next wait of s takes, ms; it must end on the tick. */
+static long wait_ms(struct rio_cq_sleep *s)
+{
+	struct timespec t0;
+
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(rio_cq_wait(s), 0);
+	return ms_since(&t0);
+}
+
+static void wait__ends_on_the_next_tick_and_takes_it(void **state)
+{
+	struct rio_cq_sleep *s = on_a_tick(*state);
+
 	/* Taken: the next wait sleeps until the tick fires again. */
-	assert_in_range(ms_since(&t0), TICK_MS / 2, 10 * TICK_MS);
+	assert_in_range(wait_ms(s), TICK_MS / 2, 10 * TICK_MS);
 	rio_cq_sleep_delete(&s);
 }
 
 static void wait__ticks_missed_while_awake_end_one_sleep_only(void **state)
 {
-	struct fixture *f = *state;
-	struct timespec t0, pause = { .tv_nsec = 5 * TICK_MS / 2 * 1000000L };
-	struct rio_cq_sleep *s = NULL;
+	struct timespec pause = { .tv_nsec = 5 * TICK_MS / 2 * 1000000L };
+	struct rio_cq_sleep *s = on_a_tick(*state);
 
-	/* After a sleep ends on a tick, two more fire in the pause and the
-	 * next is half a tick after it. */
-	assert_int_equal(rio_cq_sleep_new(&f->cc, f->others, 2, TICK_MS, &s),
-			 0);
-	assert_int_equal(rio_cq_wait(s), 0);
+	/* Two more ticks fire in the pause, the next half a tick after it. */
 	assert_int_equal(nanosleep(&pause, NULL), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(rio_cq_wait(s), 0);
-	assert_in_range(ms_since(&t0), 0, TICK_MS / 2 - 1);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(rio_cq_wait(s), 0);
-	assert_in_range(ms_since(&t0), TICK_MS / 4, 10 * TICK_MS);
+	assert_in_range(wait_ms(s), 0, TICK_MS / 2 - 1);
+	assert_in_range(wait_ms(s), TICK_MS / 4, 10 * TICK_MS);
 	rio_cq_sleep_delete(&s);
 }
 
