@@ -8,6 +8,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cq.h"
 #include "fd.h"
 #include "rio_log.h"
@@ -59,8 +60,7 @@ static int rio_cq_sleep_tick(struct rio_cq_sleep *s, unsigned int tick_ms)
 	struct itimerspec its = { 0 };
 	int err;
 
-	its.it_value.tv_sec = tick_ms / 1000;
-	its.it_value.tv_nsec = (long)(tick_ms % 1000) * 1000000L;
+	rio_ts_add_ms(&its.it_value, tick_ms);
 	its.it_interval = its.it_value;
 	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->tickfd < 0) {

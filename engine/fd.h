@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The engine's file descriptors (CM channel, completion channel, async
- * events) never block: every wait goes through poll() or epoll_wait()
- * with a timeout. */
+ * events) never block: every wait goes through poll() with a timeout, or
+ * epoll_wait() on a set that holds a periodic tick (cq.c). */
 #ifndef RIO_FD_H
 #define RIO_FD_H
 

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "cq.h"
 #include "log-capture.h"
 
@@ -57,15 +58,6 @@ static void ready(int fd)
 	assert_int_equal(write(fd, &one, sizeof(one)), sizeof(one));
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1000 +
-	       (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 static void wait__times_out_with_nothing_ready(void **state)
 {
 	struct fixture *f = *state;
@@ -95,7 +87,7 @@ static long wait_ms(struct rio_cq_sleep *s)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(rio_cq_wait(s), 0);
-	return ms_since(&t0);
+	return rio_ms_since(&t0);
 }
 
 static void wait__ends_on_the_next_tick_and_takes_it(void **state)
