@@ -393,17 +393,6 @@ static int job_window(const struct rio_fio_output *fio, const struct window *w,
 
 /* One side of pair p on series s (one host's): its job's window and what
  * it moved. 0 when the job has no window or s does not cover it. */
-static int side_cost(const struct rio_fio_output *fio, const struct window *w,
-		     const struct rio_cpu_series *s, const char *host,
-		     const char *job, struct cost *c)
-{
-	struct rio_moved m;
-	struct window u;
-
-	return s->v && job_window(fio, w, host, job, &u, &m) &&
-	       cost_of(s->v, s->n, &u, m, c);
-}
-
 static json_object *host_ratio(const char *host, const struct cost *r,
 			       const struct cost *t)
 {
@@ -434,18 +423,21 @@ static json_object *pair_cost(const struct rio_resultdoc *rd,
 	const struct pair_ctx *pc = ctx;
 	json_object *arr = json_object_new_array();
 	const struct rio_cpu_series *s;
+	struct window ru, tu; /* each side's job's window */
+	struct rio_moved rm, tm;
 	struct cost r, t;
 	char *host;
 	int i;
 
 	(void)rd;
+	if (!job_window(pc->fio, pc->w, p->host, p->rdma.jobname, &ru, &rm) ||
+	    !job_window(pc->fio, pc->w, p->host, p->tcp.jobname, &tu, &tm))
+		return arr;
 	for (i = 0; i < pc->cpu.n; i++) {
 		s = &pc->cpu.v[i];
 		host = series_host(s, pc->map);
-		if (host &&
-		    side_cost(pc->fio, pc->w, s, p->host, p->rdma.jobname,
-			      &r) &&
-		    side_cost(pc->fio, pc->w, s, p->host, p->tcp.jobname, &t))
+		if (host && s->v && cost_of(s->v, s->n, &ru, rm, &r) &&
+		    cost_of(s->v, s->n, &tu, tm, &t))
 			json_object_array_add(arr, host_ratio(host, &r, &t));
 		free(host);
 	}
@@ -485,7 +477,7 @@ int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **out)
 	struct window *w = calloc(n + 1, sizeof(*w));
 	int *local = calloc(n + 1, sizeof(*local));
 	struct pair_ctx ctx;
-	json_object *r;
+	json_object *results, *r;
 	char how[1024];
 	int err = 0;
 
@@ -501,9 +493,9 @@ int rio_cpucost_attribute(const struct rio_cpucost_in *in, json_object **out)
 			local[nlocal++] = i;
 	matched = match(in->fio, local, nlocal, in->tasks, in->ntasks,
 			local_host(in->hosts, in->nhosts), w, how, sizeof(how));
+	results = rio_json_get(in->doc, "results");
 	for (i = 0; i < n; i++) {
-		r = json_object_array_get_idx(rio_json_get(in->doc, "results"),
-					      i);
+		r = json_object_array_get_idx(results, i);
 		json_object_object_add(
 			r, "host_cpu",
 			w[i].b ? costs(cpu, in->map, &w[i],

@@ -8,7 +8,8 @@
 #include "result/resultenv.h"
 
 struct rio_resultenv {
-	json_object *doc; /* held: the strings point into it */
+	json_object *
+		doc; /* held: the strings point into it (a result, or a status alone) */
 	struct rio_arena arena; /* every array of the model */
 	struct rio_env_host host;
 	struct rio_env_host *remotes;
@@ -237,21 +238,19 @@ int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
 
 int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
 {
-	json_object *doc = json_object_new_object(), *envdoc;
-	int err;
+	struct rio_resultenv *env = calloc(1, sizeof(*env));
 
 	*out = NULL;
-	envdoc = json_object_new_object();
-	if (!doc || !envdoc) {
-		json_object_put(doc);
-		json_object_put(envdoc);
+	if (!env)
+		return -ENOMEM;
+	env->doc = json_object_get(status);
+	if (devices_of(env, &env->host, rio_json_get(status, "rdma_devices")) ||
+	    exports_of(env, &env->host, rio_json_get(status, "exports"))) {
+		rio_resultenv_delete(&env);
 		return -ENOMEM;
 	}
-	json_object_object_add(envdoc, "status", json_object_get(status));
-	json_object_object_add(doc, "environment", envdoc);
-	err = rio_resultenv_read(doc, out);
-	json_object_put(doc);
-	return err;
+	*out = env;
+	return 0;
 }
 
 void rio_resultenv_delete(struct rio_resultenv **envp)
