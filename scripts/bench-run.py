@@ -284,7 +284,11 @@ def stop_strays():
             break
 
 
-def fio(*jobs, server=None, head_start=0, grace=40):
+# How long a fio run may go on after its window before it is stopped.
+GRACE = 40
+
+
+def fio(*jobs, server=None, head_start=0, grace=GRACE):
     """fio's JSON for one run of the given jobs (lists of --opt=val), or None.
     server is the job of the other side: with two hosts it runs there, as a
     fio of its own, head_start seconds before the client (librdmaio's client
@@ -387,11 +391,24 @@ def librdmaio(verb, bs, depth, name, timing, *extra, jobs=1, qps=1, poll=False,
     return job_stats(fio(client, server=target), name), ddir
 
 
+def median_run(runs, figure, *args, **kw):
+    """runs librdmaio runs of the same arguments: the run (job stats and
+    direction) whose figure (a function of them) is the median, and that
+    figure, None unless every run worked. With none working, the first
+    run. Where the sides take turns on the exact guest's one CPU, a run
+    lands in one of a few levels 1-3 % apart, and the median run holds
+    still."""
+    tried = [librdmaio(*args, **kw) for _ in range(runs)]
+    ok = sorted((t for t in tried if figure(*t) is not None), key=lambda t: figure(*t))
+    pick = ok[len(ok) // 2] if ok else tried[0]
+    return pick, figure(*pick) if len(ok) == runs else None
+
+
 # fio's rdma engine's SEND runs do not end here (its server meets RNR, or
 # it hangs: engine/README.md). In the exact lab, where a run takes a second
 # or two to start, a run is stopped 15 s after its window, not 40: twelve
 # such runs in a bench, 5 minutes.
-FIO_RDMA_SEND_GRACE = 15 if EXACT else 40
+FIO_RDMA_GRACE = {"send": 15} if EXACT else {}
 
 
 def fio_rdma(verb, bs, depth, timing, *extra):
@@ -405,8 +422,8 @@ def fio_rdma(verb, bs, depth, timing, *extra):
     client = ["--name=client", "--ioengine=rdma", f"--hostname={IP}", f"--port={PORT[0]}",
               "--rw=write", f"--verb={verb}", f"--bs={bs}", f"--size={size}",
               f"--iodepth={depth}", *timing, *PIN, *extra]
-    grace = FIO_RDMA_SEND_GRACE if verb == "send" else 40
-    return job_stats(fio(client, server=server, head_start=2, grace=grace), "client")
+    return job_stats(fio(client, server=server, head_start=2,
+                         grace=FIO_RDMA_GRACE.get(verb, GRACE)), "client")
 
 
 # One round's null-engine runs by options (cleared with PT_RUNS): the rows
@@ -516,11 +533,10 @@ def multi_qp_samples(shape):
     # Four polling processes share the exact guest's one vCPU, and how they
     # take turns sets how many requests each post and poll carries: one run
     # lands anywhere in a 2-3 % band whatever its length (2 s and 4 s
-    # windows measured alike). The median of JOBS_RUNS runs holds still.
-    runs = [mib_s(*librdmaio("write", BS, DEPTH, f"write-bw-{shape}", BW_TIME, *BATCH,
-                             jobs=jobs, qps=qps, poll=True))
-            for _ in range(JOBS_RUNS if shape == "jobs" else 1)]
-    return pt, None, None if None in runs else median(runs)
+    # windows measured alike).
+    _, lib = median_run(JOBS_RUNS if shape == "jobs" else 1, mib_s, "write", BS, DEPTH,
+                        f"write-bw-{shape}", BW_TIME, *BATCH, jobs=jobs, qps=qps, poll=True)
+    return pt, None, lib
 
 
 def rate_samples(arg):
@@ -529,28 +545,20 @@ def rate_samples(arg):
     verb, bs, canned = arg
     opts = RATE_CANNED if canned else []
     # With the canned batching, a SEND client and its target both asleep on
-    # events take turns on the exact guest's one CPU in one of two steady
-    # patterns, 2 % apart (8 B: 0.0705 Mpps in five runs of a boot, 0.0692
-    # in the sixth): the run whose figure is the median of three holds still.
-    runs = SEND_CANNED_RUNS if canned and verb == "send" else 1
+    # events take turns in one of two steady patterns, 2 % apart (8 B:
+    # 0.0705 Mpps in five runs of a boot, 0.0692 in the sixth). perftest
+    # moves as many messages as the median run.
     # The canned file's gtod_reduce is global: its targets have it too.
-    tried = [librdmaio(verb, bs, RATE_DEPTH,
-                       f"{verb}-rate-{bs}{'' if canned else '-defaults'}", BW_TIME, *opts,
-                       target_extra=opts[:1], poll=verb != "send")
-             for _ in range(runs)]
-    ok = sorted((t for t in tried if mpps(*t) is not None), key=lambda t: mpps(*t))
-    # perftest moves as many messages as the median run that worked; the
-    # row has librdmaio's figure only when every run worked.
-    job, ddir = ok[len(ok) // 2] if ok else tried[0]
+    (job, ddir), lib = median_run(
+        SEND_CANNED_RUNS if canned and verb == "send" else 1, mpps, verb, bs, RATE_DEPTH,
+        f"{verb}-rate-{bs}{'' if canned else '-defaults'}", BW_TIME, *opts,
+        target_extra=opts[:1], poll=verb != "send")
     pt = perftest_row(pt_bw(verb, "-s", str(bs), "-t", str(RATE_DEPTH), lib=(job, ddir)),
                       bs, PT_RATE_COL)
-    if len(ok) < runs:
-        job = None
     # fio's rdma engine crashes with gtod_reduce=1 (it loses track of its
     # requests: "send wr 10 not found", then SIGSEGV; fio 3.33): it runs in
     # the rows of fio's defaults, like with like.
     rf = None if canned else mpps(fio_rdma(verb, bs, RATE_DEPTH, BW_TIME), "write")
-    lib = mpps(job, ddir)
     if canned:
         return pt, rf, lib, None, None
     null = fio_null_of(verb, bs, RATE_DEPTH)
@@ -585,14 +593,13 @@ def fio_lat_samples(verb):
     is a bucket of fio's histogram, 1/64 of a power of two (0.8-1.6 % wide
     between 8 and 32 us), so two runs a few ns apart could read a bucket
     apart. A librdmaio run sits in one of a few steady levels up to 2.8 %
-    apart (13.63, 13.76 or 14.02 us for WRITE, 2026-12-06): the run whose
-    mean is the median of LAT_RUNS holds still."""
+    apart (13.63, 13.76 or 14.02 us for WRITE, 2026-12-06): the median of
+    LAT_RUNS runs holds still."""
     pct = ["--lat_percentiles=1"]
-    tried = [librdmaio(verb, 8, 1, f"{verb}-lat-total", LAT_TIME, *pct,
-                       poll=verb != "send") for _ in range(LAT_RUNS)]
-    lib = [mean_lat_us(*t) for t in tried]
+    _, lib = median_run(LAT_RUNS, mean_lat_us, verb, 8, 1, f"{verb}-lat-total", LAT_TIME,
+                        *pct, poll=verb != "send")
     rf = mean_lat_us(fio_rdma(verb, 8, 1, LAT_TIME, *pct), "write")
-    return None, rf, None if None in lib else median(lib)
+    return None, rf, lib
 
 
 # librdmaio's goals, as ratios to the other tools (librdmaio / other).

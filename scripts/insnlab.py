@@ -106,21 +106,22 @@ class Windows:
         self._read_maps(os.getpid())
         still = 0
         while still < 4:
-            size = sum(len(lines) for lines in self.maps.values())
-            for pid in descendants(os.getpid()):
-                self._read_maps(pid)
-            grew = sum(len(lines) for lines in self.maps.values()) > size
+            grew = sum(self._read_maps(pid) for pid in descendants(os.getpid()))
             still = 0 if grew else still + 1
             if self.stop.wait(0.25):
                 return
 
     def _read_maps(self, pid):
+        """How many executable mappings of pid are new."""
         try:
             with open(f"/proc/{pid}/maps") as f:
                 lines = [line for line in f if line.split(None, 2)[1][2] == "x"]
         except (OSError, IndexError):
-            return  # it has exited: what was read stands
-        self.maps.setdefault(pid, set()).update(lines)
+            return 0  # it has exited: what was read stands
+        seen = self.maps.setdefault(pid, set())
+        before = len(seen)
+        seen.update(lines)
+        return len(seen) - before
 
 
 def descendants(pid):
