@@ -27,6 +27,7 @@
 #include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "read/cell.h"
+#include "read/compare.h"
 #include "result/resultdoc.h"
 #include "result/resultenv.h"
 #include "run/mountwatch.h"
@@ -468,6 +469,95 @@ static void resultenv__reads_hosts_exports_and_mounts(void **state)
 	rio_resultenv_delete(&env);
 	assert_null(env);
 	json_object_put(doc);
+}
+
+/* What compare reads of a setup beyond the report: the mounts of a
+ * status, the job files, fio's clients, and whether remote hosts were
+ * recorded at all. */
+static void resultenv__reads_mounts_job_files_and_clients(void **state)
+{
+	json_object *doc = parse(
+		"{\"environment\":{\"status\":{\"nfs_mounts\":[{\"mountpoint\":"
+		"\"/mnt/r\",\"port\":20049,\"rsize\":4096}]}},"
+		"\"job_files\":[{\"path\":\"a.fio\",\"sha256\":\"ab\"}],"
+		"\"fio\":{\"clients\":[\"h1,8765\",\"h2\"]}}");
+	const struct rio_env_mount *m;
+	struct rio_resultenv *env;
+
+	(void)state;
+	assert_int_equal(rio_resultenv_read(doc, &env), 0);
+	assert_int_equal((int)rio_resultenv_host(env)->nmounts, 1);
+	m = &rio_resultenv_host(env)->mounts[0];
+	assert_string_equal(m->mountpoint, "/mnt/r");
+	assert_int_equal(m->port, 20049);
+	assert_int_equal(m->rsize, 4096);
+	assert_int_equal(m->wsize, 0);
+	assert_int_equal(m->nconnect, 1);
+	assert_int_equal((int)rio_resultenv_njob_files(env), 1);
+	assert_string_equal(rio_resultenv_job_file(env, 0)->sha256, "ab");
+	assert_null(rio_resultenv_job_file(env, 1));
+	assert_int_equal((int)rio_resultenv_nfio_clients(env), 2);
+	assert_string_equal(rio_resultenv_fio_client(env, 1), "h2");
+	assert_null(rio_resultenv_fio_client(env, 2));
+	assert_false(rio_resultenv_remotes_recorded(env));
+	rio_resultenv_delete(&env);
+	json_object_put(doc);
+}
+
+/* rio_compare's environment lines for two setups. */
+static char *compare_env(const char *old_doc, const char *new_doc)
+{
+	json_object *a = parse(old_doc), *b = parse(new_doc);
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	assert_int_equal(rio_compare(a, b, 5, out), 0);
+	fclose(out);
+	json_object_put(a);
+	json_object_put(b);
+	return text;
+}
+
+#define PORT_DOC(rate, state)                                                  \
+	"{\"versions\":{\"fio\":\"fio-3.33\"},\"environment\":{\"status\":{"   \
+	"\"rdma_devices\":[{\"name\":\"rxe0\",\"ports\":[{\"rate_gbps\":" rate \
+	",\"state\":\"" state "\"}]}],\"nfs_mounts\":[{\"mountpoint\":"        \
+	"\"/mnt/r\",\"nconnect\":4}]}},\"fio\":{\"clients\":[\"h1\"]},"        \
+	"\"remote_hosts\":[]}"
+
+/* Each field that differs is one line, labelled by where it is; what
+ * only one side has is named; equal setups say none. */
+static void compare__names_each_environment_difference(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = compare_env(PORT_DOC("10.0", "ACTIVE"), PORT_DOC("2.5", "DOWN"));
+	assert_non_null(strstr(t, "\n- RDMA device rxe0 port 1 rate_gbps: "
+				  "10.0 -> 2.5\n"));
+	assert_non_null(strstr(
+		t, "\n- RDMA device rxe0 port 1 state: ACTIVE -> DOWN\n"));
+	assert_null(strstr(t, "nconnect"));
+	free(t);
+	t = compare_env(PORT_DOC("10.0", "ACTIVE"),
+			"{\"versions\":{\"fio\":\"fio-3.34\"},\"job_files\":[{"
+			"\"path\":\"a.fio\",\"sha256\":\"ab\"}]}");
+	assert_non_null(strstr(t, "\n- fio version: fio-3.33 -> fio-3.34\n"));
+	assert_non_null(strstr(t, "\n- RDMA device rxe0: only in the old "
+				  "result\n"));
+	assert_non_null(strstr(t, "\n- NFS mount /mnt/r: only in the old "
+				  "result\n"));
+	assert_non_null(strstr(t, "\n- job file a.fio: only in the new "
+				  "result\n"));
+	assert_non_null(strstr(t, "\n- fio clients: h1 -> none\n"));
+	assert_non_null(strstr(t, "\n- remote hosts' environments: recorded "
+				  "only in the old result (--remote-env)\n"));
+	free(t);
+	t = compare_env(PORT_DOC("10.0", "ACTIVE"), PORT_DOC("10", "ACTIVE"));
+	assert_non_null(strstr(t, "\n- none: same versions"));
+	free(t);
 }
 
 static void fio_output__keeps_fio_numbers_as_printed(void **state)
@@ -1010,6 +1100,8 @@ int main(void)
 		cmocka_unit_test(fio_output__merges_bins_ascending),
 		cmocka_unit_test(resultdoc__reads_the_rounds_spreads),
 		cmocka_unit_test(resultenv__reads_hosts_exports_and_mounts),
+		cmocka_unit_test(resultenv__reads_mounts_job_files_and_clients),
+		cmocka_unit_test(compare__names_each_environment_difference),
 		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),

@@ -1,217 +1,338 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "read/changes.h"
 #include "read/compare.h"
-#include "base/jsonread.h"
+#include "result/resultenv.h"
+#include "base/streq.h"
 
-static const char *str_of(json_object *v, char *buf, size_t n)
+/*
+ * The environment's fields compared, each by its name in the result, its
+ * kind and where the model holds it; one table per kind of object, so
+ * that a field the model gains is compared by adding a line.
+ */
+enum field_kind { FIELD_STR, FIELD_INT, FIELD_NUM, FIELD_BOOL };
+
+struct field {
+	const char *name;
+	enum field_kind kind;
+	size_t off;
+};
+
+#define FIELD(T, name, kind, member)                                           \
+	{                                                                      \
+		name, kind, offsetof(T, member)                                \
+	}
+#define END_FIELDS                                                             \
+	{                                                                      \
+		NULL, FIELD_STR, 0                                             \
+	}
+
+static const struct field version_fields[] = {
+	FIELD(struct rio_env_host, "rdmaio version", FIELD_STR, rdmaio),
+	FIELD(struct rio_env_host, "fio version", FIELD_STR, fio),
+	FIELD(struct rio_env_host, "kernel version", FIELD_STR, kernel),
+	FIELD(struct rio_env_host, "rdma_core version", FIELD_STR, rdma_core),
+	FIELD(struct rio_env_host, "hostname", FIELD_STR, hostname),
+	FIELD(struct rio_env_host, "CPU model", FIELD_STR, cpu_model),
+	FIELD(struct rio_env_host, "CPU count", FIELD_INT, cpu_count),
+	FIELD(struct rio_env_host, "CPU emulated", FIELD_BOOL, cpu_emulated),
+	FIELD(struct rio_env_host, "environment source", FIELD_STR, source),
+	END_FIELDS
+};
+
+static const struct field device_fields[] = {
+	FIELD(struct rio_env_device, "driver", FIELD_STR, driver),
+	FIELD(struct rio_env_device, "transport", FIELD_STR, transport),
+	END_FIELDS
+};
+
+static const struct field port_fields[] = {
+	FIELD(struct rio_env_port, "state", FIELD_STR, state),
+	FIELD(struct rio_env_port, "link_layer", FIELD_STR, link_layer),
+	FIELD(struct rio_env_port, "active_mtu", FIELD_INT, active_mtu),
+	FIELD(struct rio_env_port, "rate_gbps", FIELD_NUM, rate_gbps),
+	FIELD(struct rio_env_port, "netdev", FIELD_STR, netdev),
+	END_FIELDS
+};
+
+static const struct field mount_fields[] = {
+	FIELD(struct rio_env_mount, "source", FIELD_STR, source),
+	FIELD(struct rio_env_mount, "proto", FIELD_STR, proto),
+	FIELD(struct rio_env_mount, "port", FIELD_INT, port),
+	FIELD(struct rio_env_mount, "vers", FIELD_STR, vers),
+	FIELD(struct rio_env_mount, "rsize", FIELD_INT, rsize),
+	FIELD(struct rio_env_mount, "wsize", FIELD_INT, wsize),
+	FIELD(struct rio_env_mount, "nconnect", FIELD_INT, nconnect),
+	END_FIELDS
+};
+
+static const struct field job_file_fields[] = {
+	FIELD(struct rio_env_job_file, "sha256", FIELD_STR, sha256), END_FIELDS
+};
+
+/* A field of the object at obj as text; a number the result lacks (0 in
+ * the model) and a string it lacks read "null". */
+static const char *field_text(const struct field *f, const void *obj, char *buf,
+			      size_t n)
 {
-	if (!v)
-		return "null";
-	snprintf(buf, n, "%s",
-		 json_object_is_type(v, json_type_string)
-			 ? json_object_get_string(v)
-			 : json_object_to_json_string_ext(
-				   v, JSON_C_TO_STRING_PLAIN));
-	return buf;
+	const char *at = (const char *)obj + f->off;
+	const char *s;
+	double d;
+	int v;
+
+	switch (f->kind) {
+	case FIELD_STR:
+		memcpy(&s, at, sizeof(s));
+		return s ? s : "null";
+	case FIELD_INT:
+		memcpy(&v, at, sizeof(v));
+		if (!v)
+			return "null";
+		snprintf(buf, n, "%d", v);
+		return buf;
+	case FIELD_NUM:
+		memcpy(&d, at, sizeof(d));
+		if (d == 0)
+			return "null";
+		/* as the result writes it: 10.0, 2.5 */
+		snprintf(buf, n, d == (long)d ? "%.1f" : "%g", d);
+		return buf;
+	case FIELD_BOOL:
+		memcpy(&v, at, sizeof(v));
+		return v ? "true" : "false";
+	}
+	return "null";
 }
 
-/* Reports one field that differs; returns 1 when it does. */
-static int diff_field(FILE *out, const char *what, json_object *a,
-		      json_object *b)
+/* Reports every field of fields that differs between a and b, each
+ * labelled "PRE NAME"; returns how many did. */
+static int diff_fields(FILE *out, const char *pre, const struct field *fields,
+		       const void *a, const void *b)
 {
-	char x[512], y[512];
+	char x[64], y[64];
+	const char *ta, *tb;
+	int n = 0;
 
-	if (json_object_equal(a, b))
-		return 0;
-	fprintf(out, "- %s: %s -> %s\n", what, str_of(a, x, sizeof(x)),
-		str_of(b, y, sizeof(y)));
-	return 1;
-}
-
-/* Fields of objects in two arrays matched by key, both ways. */
-static int diff_keyed(FILE *out, const char *pre, const char *what,
-		      json_object *a, json_object *b, const char *key,
-		      const char *const *fields)
-{
-	json_object *ea, *eb;
-	char label[512];
-	int n = 0, pass;
-	size_t i, f;
-
-	for (pass = 0; pass < 2; pass++) {
-		json_object *from = pass ? b : a, *to = pass ? a : b;
-
-		for (i = 0; i < rio_json_len(from); i++) {
-			ea = json_object_array_get_idx(from, i);
-			eb = rio_json_find(to, key, rio_json_str(ea, key));
-			if (!eb) {
-				fprintf(out,
-					"- %s%s %s: only in the %s result\n",
-					pre, what, rio_json_str(ea, key),
-					pass ? "new" : "old");
-				n++;
-				continue;
-			}
-			if (pass)
-				continue;
-			for (f = 0; fields[f]; f++) {
-				snprintf(label, sizeof(label), "%s%s %s %s",
-					 pre, what, rio_json_str(ea, key),
-					 fields[f]);
-				n += diff_field(out, label,
-						rio_json_get(ea, fields[f]),
-						rio_json_get(eb, fields[f]));
-			}
+	for (; fields->name; fields++) {
+		ta = field_text(fields, a, x, sizeof(x));
+		tb = field_text(fields, b, y, sizeof(y));
+		if (strcmp(ta, tb)) {
+			fprintf(out, "- %s%s: %s -> %s\n", pre, fields->name,
+				ta, tb);
+			n++;
 		}
 	}
 	return n;
 }
 
-static int diff_ports(FILE *out, const char *pre, json_object *da,
-		      json_object *db)
+/* Two arrays of objects of size bytes, matched by the string at key_off:
+ * the ones only one side has, and the fields of those both have. */
+struct keyed {
+	const char *what; /* "NFS mount", ... */
+	size_t size, key_off;
+	const struct field *fields;
+};
+
+static const char *key_of(const struct keyed *k, const void *v, size_t i)
 {
-	static const char *const pf[] = { "state",	"link_layer",
-					  "active_mtu", "rate_gbps",
-					  "netdev",	NULL };
-	json_object *pa = rio_json_get(da, "ports"),
-		    *pb = rio_json_get(db, "ports");
-	char label[256];
-	size_t i, f;
+	const char *s;
+
+	memcpy(&s, (const char *)v + i * k->size + k->key_off, sizeof(s));
+	return s;
+}
+
+static const void *find_keyed(const struct keyed *k, const void *v, size_t n,
+			      const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rio_streq(key_of(k, v, i), key))
+			return (const char *)v + i * k->size;
+	return NULL;
+}
+
+static int diff_keyed(FILE *out, const char *pre, const struct keyed *k,
+		      const void *a, size_t na, const void *b, size_t nb)
+{
+	char label[512];
+	const void *eb;
+	const char *key;
+	size_t i;
 	int n = 0;
 
-	for (i = 0; i < rio_json_len(pa) && i < rio_json_len(pb); i++)
-		for (f = 0; pf[f]; f++) {
-			snprintf(label, sizeof(label),
-				 "%sRDMA device %s port %zu %s", pre,
-				 rio_json_str(da, "name"), i + 1, pf[f]);
-			n += diff_field(
-				out, label,
-				rio_json_get(json_object_array_get_idx(pa, i),
-					     pf[f]),
-				rio_json_get(json_object_array_get_idx(pb, i),
-					     pf[f]));
+	for (i = 0; i < na; i++) {
+		key = key_of(k, a, i);
+		eb = find_keyed(k, b, nb, key);
+		snprintf(label, sizeof(label), "%s%s %s ", pre, k->what,
+			 key ? key : "null");
+		if (eb) {
+			n += diff_fields(out, label, k->fields,
+					 (const char *)a + i * k->size, eb);
+			continue;
 		}
+		fprintf(out, "- %s%s %s: only in the old result\n", pre,
+			k->what, key ? key : "null");
+		n++;
+	}
+	for (i = 0; i < nb; i++) {
+		key = key_of(k, b, i);
+		if (find_keyed(k, a, na, key))
+			continue;
+		fprintf(out, "- %s%s %s: only in the new result\n", pre,
+			k->what, key ? key : "null");
+		n++;
+	}
 	return n;
 }
 
-static const char *const mount_fields[] = { "source",	"proto", "port",
-					    "vers",	"rsize", "wsize",
-					    "nconnect", NULL };
+static const struct keyed devices_keyed = {
+	"RDMA device", sizeof(struct rio_env_device),
+	offsetof(struct rio_env_device, name), device_fields
+};
+static const struct keyed mounts_keyed = {
+	"NFS mount", sizeof(struct rio_env_mount),
+	offsetof(struct rio_env_mount, mountpoint), mount_fields
+};
+static const struct keyed run_mounts_keyed = {
+	"NFS mount during the run", sizeof(struct rio_env_mount),
+	offsetof(struct rio_env_mount, mountpoint), mount_fields
+};
+static const struct keyed job_files_keyed = {
+	"job file", sizeof(struct rio_env_job_file),
+	offsetof(struct rio_env_job_file, path), job_file_fields
+};
 
-/*
- * Versions, host, devices and mounts of two documents that both have
- * "versions", "host" and "environment" (results, or rdmaio env documents);
- * every label starts with pre.
- */
-static int diff_host(json_object *a, json_object *b, const char *pre, FILE *out)
+/* The ports of a device both results have, matched by position. */
+static int diff_ports(FILE *out, const char *pre,
+		      const struct rio_env_device *a,
+		      const struct rio_env_device *b)
 {
-	static const char *const ver[] = { "rdmaio", "fio", "kernel",
-					   "rdma_core", NULL };
-	static const char *const dev[] = { "driver", "transport", NULL };
-	static const char *const cpu[] = { "model", "count", "emulated", NULL };
-	json_object *sa =
-		rio_json_get(rio_json_get(a, "environment"), "status");
-	json_object *sb =
-		rio_json_get(rio_json_get(b, "environment"), "status");
-	json_object *da = rio_json_get(sa, "rdma_devices");
-	json_object *db = rio_json_get(sb, "rdma_devices"), *d2;
 	char label[512];
 	size_t i;
 	int n = 0;
 
-	for (i = 0; ver[i]; i++) {
-		snprintf(label, sizeof(label), "%s%s version", pre, ver[i]);
-		n += diff_field(
-			out, label,
-			rio_json_get(rio_json_get(a, "versions"), ver[i]),
-			rio_json_get(rio_json_get(b, "versions"), ver[i]));
+	for (i = 0; i < a->nports && i < b->nports; i++) {
+		snprintf(label, sizeof(label), "%sRDMA device %s port %zu ",
+			 pre, a->name ? a->name : "null", i + 1);
+		n += diff_fields(out, label, port_fields, &a->ports[i],
+				 &b->ports[i]);
 	}
-	snprintf(label, sizeof(label), "%shostname", pre);
-	n += diff_field(out, label,
-			rio_json_get(rio_json_get(a, "host"), "hostname"),
-			rio_json_get(rio_json_get(b, "host"), "hostname"));
-	for (i = 0; cpu[i]; i++) {
-		snprintf(label, sizeof(label), "%sCPU %s", pre, cpu[i]);
-		n += diff_field(
-			out, label,
-			rio_json_get(rio_json_get(rio_json_get(a, "host"),
-						  "cpu"),
-				     cpu[i]),
-			rio_json_get(rio_json_get(rio_json_get(b, "host"),
-						  "cpu"),
-				     cpu[i]));
+	return n;
+}
+
+/* Versions, CPU, RDMA devices and ports, and NFS mounts of one host in
+ * two results; every label starts with pre. */
+static int diff_host(FILE *out, const char *pre, const struct rio_env_host *a,
+		     const struct rio_env_host *b)
+{
+	const struct rio_env_device *db;
+	size_t i;
+	int n;
+
+	n = diff_fields(out, pre, version_fields, a, b);
+	n += diff_keyed(out, pre, &devices_keyed, a->devices, a->ndevices,
+			b->devices, b->ndevices);
+	for (i = 0; i < a->ndevices; i++) {
+		db = find_keyed(&devices_keyed, b->devices, b->ndevices,
+				a->devices[i].name);
+		if (db)
+			n += diff_ports(out, pre, &a->devices[i], db);
 	}
-	snprintf(label, sizeof(label), "%senvironment source", pre);
-	n += diff_field(out, label,
-			rio_json_get(rio_json_get(a, "environment"), "source"),
-			rio_json_get(rio_json_get(b, "environment"), "source"));
-	n += diff_keyed(out, pre, "RDMA device", da, db, "name", dev);
-	for (i = 0; i < rio_json_len(da); i++) {
-		d2 = rio_json_find(
-			db, "name",
-			rio_json_str(json_object_array_get_idx(da, i), "name"));
-		if (d2)
-			n += diff_ports(out, pre,
-					json_object_array_get_idx(da, i), d2);
-	}
-	n += diff_keyed(out, pre, "NFS mount", rio_json_get(sa, "nfs_mounts"),
-			rio_json_get(sb, "nfs_mounts"), "mountpoint",
-			mount_fields);
+	n += diff_keyed(out, pre, &mounts_keyed, a->mounts, a->nmounts,
+			b->mounts, b->nmounts);
 	return n;
 }
 
 /* --client hosts' environments, matched by host name (ports may change). */
-static int diff_remote(json_object *a, json_object *b, FILE *out)
+static int diff_remotes(FILE *out, const struct rio_resultenv *a,
+			const struct rio_resultenv *b)
 {
-	json_object *ra = rio_json_get(a, "remote_hosts"),
-		    *rb = rio_json_get(b, "remote_hosts"), *ea, *eb;
+	const struct rio_env_host *ra, *rb;
 	char pre[512];
-	size_t i;
+	size_t i, j;
 	int n = 0;
 
 	/* Nothing to compare when neither or only one side recorded them. */
-	if (!ra || !rb) {
-		if (!ra != !rb) {
+	if (!rio_resultenv_remotes_recorded(a) ||
+	    !rio_resultenv_remotes_recorded(b)) {
+		if (rio_resultenv_remotes_recorded(a) !=
+		    rio_resultenv_remotes_recorded(b)) {
 			fprintf(out,
 				"- remote hosts' environments: recorded only in the %s result (--remote-env)\n",
-				ra ? "old" : "new");
+				rio_resultenv_remotes_recorded(a) ? "old"
+								  : "new");
 			n++;
 		}
 		return n;
 	}
-	for (i = 0; i < rio_json_len(ra); i++) {
-		ea = json_object_array_get_idx(ra, i);
-		eb = rio_json_find(rb, "host", rio_json_str(ea, "host"));
-		if (!eb)
+	for (i = 0; i < rio_resultenv_nremotes(a); i++) {
+		ra = rio_resultenv_remote(a, i);
+		rb = NULL;
+		for (j = 0; !rb && j < rio_resultenv_nremotes(b); j++)
+			if (rio_streq(ra->host,
+				      rio_resultenv_remote(b, j)->host))
+				rb = rio_resultenv_remote(b, j);
+		if (!rb)
 			continue; /* "fio clients" names the change */
-		snprintf(pre, sizeof(pre),
-			 "remote host %s: ", rio_json_str(ea, "host"));
-		n += diff_host(rio_json_get(ea, "env"), rio_json_get(eb, "env"),
-			       pre, out);
+		snprintf(pre, sizeof(pre), "remote host %s: ", ra->host);
+		n += diff_host(out, pre, ra, rb);
 	}
 	return n;
 }
 
-static int diff_env(json_object *a, json_object *b, FILE *out)
+/* fio.clients[] as one line, "none" when fio ran no client. */
+static const char *clients_text(const struct rio_resultenv *env, char *buf,
+				size_t n)
 {
-	static const char *const job[] = { "sha256", NULL };
-	int n = 0;
+	size_t i, at = 0;
 
-	n += diff_host(a, b, "", out);
-	n += diff_keyed(out, "", "NFS mount during the run",
-			rio_json_get(rio_json_get(a, "environment"),
-				     "nfs_mounts_during_run"),
-			rio_json_get(rio_json_get(b, "environment"),
-				     "nfs_mounts_during_run"),
-			"mountpoint", mount_fields);
-	n += diff_keyed(out, "", "job file", rio_json_get(a, "job_files"),
-			rio_json_get(b, "job_files"), "path", job);
-	n += diff_field(out, "fio clients",
-			rio_json_get(rio_json_get(a, "fio"), "clients"),
-			rio_json_get(rio_json_get(b, "fio"), "clients"));
-	n += diff_remote(a, b, out);
+	if (!rio_resultenv_nfio_clients(env))
+		return "none";
+	buf[0] = '\0';
+	for (i = 0; i < rio_resultenv_nfio_clients(env) && at < n; i++)
+		at += snprintf(buf + at, n - at, "%s%s", i ? " " : "",
+			       rio_resultenv_fio_client(env, i));
+	return buf;
+}
+
+static int diff_env(FILE *out, const struct rio_resultenv *a,
+		    const struct rio_resultenv *b)
+{
+	char x[512], y[512];
+	const char *ca, *cb;
+	int n;
+
+	n = diff_host(out, "", rio_resultenv_host(a), rio_resultenv_host(b));
+	n += diff_keyed(out, "", &run_mounts_keyed, rio_resultenv_mount(a, 0),
+			rio_resultenv_nmounts(a), rio_resultenv_mount(b, 0),
+			rio_resultenv_nmounts(b));
+	n += diff_keyed(out, "", &job_files_keyed, rio_resultenv_job_file(a, 0),
+			rio_resultenv_njob_files(a),
+			rio_resultenv_job_file(b, 0),
+			rio_resultenv_njob_files(b));
+	ca = clients_text(a, x, sizeof(x));
+	cb = clients_text(b, y, sizeof(y));
+	if (strcmp(ca, cb)) {
+		fprintf(out, "- fio clients: %s -> %s\n", ca, cb);
+		n++;
+	}
+	return n + diff_remotes(out, a, b);
+}
+
+/* The environments of a and b as the models read them; -ENOMEM. */
+static int env_differences(json_object *a, json_object *b, FILE *out)
+{
+	struct rio_resultenv *ea = NULL, *eb = NULL;
+	int n = -ENOMEM;
+
+	if (!rio_resultenv_read(a, &ea) && !rio_resultenv_read(b, &eb))
+		n = diff_env(out, ea, eb);
+	rio_resultenv_delete(&ea);
+	rio_resultenv_delete(&eb);
 	return n;
 }
 
@@ -221,7 +342,9 @@ int rio_compare(json_object *a, json_object *b, double min_noise_pct, FILE *out)
 	int envdiff, ret;
 
 	fprintf(out, "## Environment differences\n\n");
-	envdiff = diff_env(a, b, out);
+	envdiff = env_differences(a, b, out);
+	if (envdiff < 0)
+		return envdiff;
 	if (!envdiff)
 		fprintf(out,
 			"- none: same versions, host, devices, mounts and job files\n");

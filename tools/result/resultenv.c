@@ -18,6 +18,11 @@ struct rio_resultenv {
 	size_t nmounts;
 	struct rio_env_fio_host *fio_hosts;
 	size_t nfio_hosts;
+	const char **fio_clients;
+	size_t nfio_clients;
+	struct rio_env_job_file *job_files;
+	size_t njob_files;
+	int remotes_recorded;
 };
 
 static int int_of(json_object *o, const char *key, int def)
@@ -102,6 +107,33 @@ static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
 	return 0;
 }
 
+/* The mounts of arr into a new array of the model, NULL when out of
+ * memory. */
+static struct rio_env_mount *mounts_of(struct rio_resultenv *env,
+				       json_object *arr, size_t *n)
+{
+	struct rio_env_mount *v;
+	json_object *m;
+	size_t i;
+
+	*n = rio_json_len(arr);
+	v = rio_arena_calloc(&env->arena, *n, sizeof(*v));
+	for (i = 0; v && i < *n; i++) {
+		m = json_object_array_get_idx(arr, i);
+		v[i] = (struct rio_env_mount){
+			.source = rio_json_str(m, "source"),
+			.mountpoint = rio_json_str(m, "mountpoint"),
+			.proto = rio_json_str(m, "proto"),
+			.vers = rio_json_str(m, "vers"),
+			.port = int_of(m, "port", 0),
+			.rsize = int_of(m, "rsize", 0),
+			.wsize = int_of(m, "wsize", 0),
+			.nconnect = int_of(m, "nconnect", 1),
+		};
+	}
+	return v;
+}
+
 /* A host from its host and versions objects and its environment (the
  * result's own, or a remote_hosts[] entry's env). */
 static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
@@ -120,7 +152,8 @@ static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
 	h->fio = rio_json_str(ver, "fio");
 	h->rdma_core = rio_json_str(ver, "rdma_core");
 	h->source = rio_json_str(envdoc, "source");
-	if (devices_of(env, h, rio_json_get(st, "rdma_devices")))
+	h->mounts = mounts_of(env, rio_json_get(st, "nfs_mounts"), &h->nmounts);
+	if (!h->mounts || devices_of(env, h, rio_json_get(st, "rdma_devices")))
 		return -ENOMEM;
 	return exports_of(env, h, rio_json_get(st, "exports"));
 }
@@ -138,25 +171,6 @@ static void fio_hosts_of(struct rio_resultenv *env, json_object *arr)
 			.role = rio_json_str(h, "role"),
 			.local = json_object_get_boolean(
 				rio_json_get(h, "local")),
-		};
-	}
-}
-
-static void mounts_of(struct rio_resultenv *env, json_object *arr)
-{
-	json_object *m;
-	size_t i;
-
-	for (i = 0; i < env->nmounts; i++) {
-		m = json_object_array_get_idx(arr, i);
-		env->mounts[i] = (struct rio_env_mount){
-			.source = rio_json_str(m, "source"),
-			.mountpoint = rio_json_str(m, "mountpoint"),
-			.proto = rio_json_str(m, "proto"),
-			.vers = rio_json_str(m, "vers"),
-			.rsize = int_of(m, "rsize", 0),
-			.wsize = int_of(m, "wsize", 0),
-			.nconnect = int_of(m, "nconnect", 1),
 		};
 	}
 }
@@ -194,25 +208,51 @@ static int remotes_of(struct rio_resultenv *env, json_object *arr)
 	return 0;
 }
 
+/* fio.clients[] and job_files[]: what ran where, and from which files. */
+static int inputs_of(struct rio_resultenv *env, json_object *doc)
+{
+	json_object *fc = rio_json_get(rio_json_get(doc, "fio"), "clients");
+	json_object *jf = rio_json_get(doc, "job_files"), *j;
+	size_t i;
+
+	env->nfio_clients = rio_json_len(fc);
+	env->fio_clients = rio_arena_calloc(&env->arena, env->nfio_clients,
+					    sizeof(*env->fio_clients));
+	env->njob_files = rio_json_len(jf);
+	env->job_files = rio_arena_calloc(&env->arena, env->njob_files,
+					  sizeof(*env->job_files));
+	if (!env->fio_clients || !env->job_files)
+		return -ENOMEM;
+	for (i = 0; i < env->nfio_clients; i++)
+		env->fio_clients[i] = json_object_get_string(
+			json_object_array_get_idx(fc, i));
+	for (i = 0; i < env->njob_files; i++) {
+		j = json_object_array_get_idx(jf, i);
+		env->job_files[i].path = rio_json_str(j, "path");
+		env->job_files[i].sha256 = rio_json_str(j, "sha256");
+	}
+	return 0;
+}
+
 static int read_all(struct rio_resultenv *env)
 {
 	json_object *doc = env->doc, *envdoc = rio_json_get(doc, "environment");
-	json_object *ms = rio_json_get(envdoc, "nfs_mounts_during_run");
 	json_object *fh = rio_json_get(rio_json_get(doc, "fio"), "hosts");
 	json_object *rs = rio_json_get(doc, "remote_hosts");
 
-	env->nmounts = rio_json_len(ms);
-	env->mounts = rio_arena_calloc(&env->arena, env->nmounts,
-				       sizeof(*env->mounts));
+	env->mounts =
+		mounts_of(env, rio_json_get(envdoc, "nfs_mounts_during_run"),
+			  &env->nmounts);
 	env->nfio_hosts = rio_json_len(fh);
 	env->fio_hosts = rio_arena_calloc(&env->arena, env->nfio_hosts,
 					  sizeof(*env->fio_hosts));
+	env->remotes_recorded = rs != NULL;
 	env->nremotes = rio_json_len(rs);
 	env->remotes = rio_arena_calloc(&env->arena, env->nremotes,
 					sizeof(*env->remotes));
-	if (!env->mounts || !env->fio_hosts || !env->remotes)
+	if (!env->mounts || !env->fio_hosts || !env->remotes ||
+	    inputs_of(env, doc))
 		return -ENOMEM;
-	mounts_of(env, ms);
 	fio_hosts_of(env, fh);
 	if (host_of(env, &env->host, rio_json_get(doc, "host"),
 		    rio_json_get(doc, "versions"), envdoc))
@@ -244,7 +284,10 @@ int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
 	if (!env)
 		return -ENOMEM;
 	env->doc = json_object_get(status);
-	if (devices_of(env, &env->host, rio_json_get(status, "rdma_devices")) ||
+	env->host.mounts = mounts_of(env, rio_json_get(status, "nfs_mounts"),
+				     &env->host.nmounts);
+	if (!env->host.mounts ||
+	    devices_of(env, &env->host, rio_json_get(status, "rdma_devices")) ||
 	    exports_of(env, &env->host, rio_json_get(status, "exports"))) {
 		rio_resultenv_delete(&env);
 		return -ENOMEM;
@@ -268,6 +311,11 @@ void rio_resultenv_delete(struct rio_resultenv **envp)
 const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env)
 {
 	return &env->host;
+}
+
+int rio_resultenv_remotes_recorded(const struct rio_resultenv *env)
+{
+	return env->remotes_recorded;
 }
 
 size_t rio_resultenv_nremotes(const struct rio_resultenv *env)
@@ -301,6 +349,27 @@ const struct rio_env_fio_host *
 rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i)
 {
 	return i < env->nfio_hosts ? &env->fio_hosts[i] : NULL;
+}
+
+size_t rio_resultenv_nfio_clients(const struct rio_resultenv *env)
+{
+	return env->nfio_clients;
+}
+
+const char *rio_resultenv_fio_client(const struct rio_resultenv *env, size_t i)
+{
+	return i < env->nfio_clients ? env->fio_clients[i] : NULL;
+}
+
+size_t rio_resultenv_njob_files(const struct rio_resultenv *env)
+{
+	return env->njob_files;
+}
+
+const struct rio_env_job_file *
+rio_resultenv_job_file(const struct rio_resultenv *env, size_t i)
+{
+	return i < env->njob_files ? &env->job_files[i] : NULL;
 }
 
 int rio_resultenv_export_used(const struct rio_resultenv *env, const char *path)

@@ -10,8 +10,8 @@
  * What a result says its figures were measured on, read once into
  * structs (results-schema/README.md names each): this host and every
  * --client host whose environment was recorded (versions, CPU, RDMA ports,
- * NFS exports), the NFS mounts seen during the run, where fio's client/
- * server mode sent the jobs. A string the result
+ * NFS exports and mounts), the NFS mounts seen during the run, where
+ * fio's client/server mode sent the jobs, the job files. A string the result
  * lacks is NULL, a number 0; strings live as long as the model.
  */
 struct rio_resultenv;
@@ -36,6 +36,14 @@ struct rio_env_export {
 	size_t noptions;
 };
 
+/* An NFS mount (environment.status.nfs_mounts[], or
+ * environment.nfs_mounts_during_run[]); a number it lacks is 0, but
+ * nconnect 1 (one connection, the kernel's default). */
+struct rio_env_mount {
+	const char *source, *mountpoint, *proto, *vers;
+	int port, rsize, wsize, nconnect;
+};
+
 /* One host's setup: this host's, or a --client host's (remote_hosts[]). */
 struct rio_env_host {
 	const char *client, *host; /* remote only: fio's name, and the host's */
@@ -48,12 +56,13 @@ struct rio_env_host {
 	size_t ndevices;
 	const struct rio_env_export *exports;
 	size_t nexports;
+	const struct rio_env_mount *mounts; /* when its status was taken */
+	size_t nmounts;
 };
 
-/* An NFS mount seen while fio ran (environment.nfs_mounts_during_run). */
-struct rio_env_mount {
-	const char *source, *mountpoint, *proto, *vers;
-	int rsize, wsize, nconnect;
+/* A job file the run used (job_files[]). */
+struct rio_env_job_file {
+	const char *path, *sha256;
 };
 
 /* Where fio's client/server mode sent jobs (fio.hosts[]). */
@@ -72,11 +81,14 @@ void rio_resultenv_delete(struct rio_resultenv **env);
 
 const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env);
 
-/* The --client hosts whose environment was recorded (--remote-env). */
+/* The --client hosts whose environment was recorded (--remote-env);
+ * remotes_recorded says whether the result has remote_hosts at all. */
+int rio_resultenv_remotes_recorded(const struct rio_resultenv *env);
 size_t rio_resultenv_nremotes(const struct rio_resultenv *env);
 const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
 						size_t i);
 
+/* The NFS mounts seen while fio ran. */
 size_t rio_resultenv_nmounts(const struct rio_resultenv *env);
 const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 						size_t i);
@@ -84,6 +96,15 @@ const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 size_t rio_resultenv_nfio_hosts(const struct rio_resultenv *env);
 const struct rio_env_fio_host *
 rio_resultenv_fio_host(const struct rio_resultenv *env, size_t i);
+
+/* The hosts fio's client/server mode ran on, as fio names them
+ * (fio.clients[]). */
+size_t rio_resultenv_nfio_clients(const struct rio_resultenv *env);
+const char *rio_resultenv_fio_client(const struct rio_resultenv *env, size_t i);
+
+size_t rio_resultenv_njob_files(const struct rio_resultenv *env);
+const struct rio_env_job_file *
+rio_resultenv_job_file(const struct rio_resultenv *env, size_t i);
 
 /* Whether an export of path was what some job's mount used: a mount's
  * "SERVER:PATH" source ends in it. */
