@@ -11,6 +11,7 @@
 
 #include "options.h"
 #include "rc_log.h"
+#include "base/streq.h"
 
 #define SUBCMDS_MAX 8
 #define OPTS_MAX 32
@@ -80,11 +81,6 @@ struct opt_ref {
 static bool has_letter(const struct rio_opt *o)
 {
 	return o->val < OPT_LONG;
-}
-
-static bool same_group(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
 }
 
 /*
@@ -177,7 +173,7 @@ static void takes_text(const struct opt_ref *r, char *buf, size_t len)
 			continue;
 		if (r[i].group) {
 			/* A group is named once, where its first option is. */
-			if (!i || !same_group(r[i - 1].group, r[i].group))
+			if (!i || !rio_streq(r[i - 1].group, r[i].group))
 				items[n++] = r[i].group;
 			continue;
 		}

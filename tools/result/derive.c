@@ -11,6 +11,7 @@
 #include "base/jsonread.h"
 #include "result/summary.h"
 #include "base/units.h"
+#include "base/streq.h"
 
 /* All fio entries of one job on one host (numjobs=N without
  * group_reporting gives N entries with the same name). */
@@ -203,11 +204,6 @@ static json_object *verdict(const struct rio_res_pair *c, int label_dir,
 	return json_object_new_string(v);
 }
 
-static int same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 /* A workload paired in both directions (a mixed job) names the direction.
  * Every pair the result makes has a host and a workload. */
 static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
@@ -218,7 +214,8 @@ static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
 
 	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
 		o = rio_resultdoc_pair(rd, i);
-		n += same(o->workload, c->workload) && same(o->host, c->host);
+		n += rio_streq(o->workload, c->workload) &&
+		     rio_streq(o->host, c->host);
 	}
 	return n > 1;
 }

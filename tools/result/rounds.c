@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/jsonread.h"
+#include "base/streq.h"
 #include "result/rounds.h"
 #include "result/stats.h"
 
@@ -47,15 +48,11 @@ static const char *const pair_keys[] = { "host", "workload", "direction",
 					 "tcp_direction", NULL };
 static const char *const baseline_keys[] = { "name", NULL };
 
-static int str_eq(const char *a, const char *b)
-{
-	return a && b ? !strcmp(a, b) : a == b;
-}
-
 static int same_key(json_object *a, json_object *b, const char *const *keys)
 {
 	for (; *keys; keys++)
-		if (!str_eq(rio_json_str(a, *keys), rio_json_str(b, *keys)))
+		if (!rio_streq_or_null(rio_json_str(a, *keys),
+				       rio_json_str(b, *keys)))
 			return 0;
 	return 1;
 }
@@ -292,11 +289,12 @@ static json_object *host_ratios(json_object **v, int n, json_object *first)
 			r[i] = NAN;
 			x = rio_json_get(v[i], "host_cpu_per_gib");
 			for (m = 0; m < rio_json_len(x); m++)
-				if (str_eq(rio_json_str(
-						   json_object_array_get_idx(x,
-									     m),
-						   "host"),
-					   host))
+				if (rio_streq_or_null(
+					    rio_json_str(
+						    json_object_array_get_idx(
+							    x, m),
+						    "host"),
+					    host))
 					r[i] = rio_json_num(
 						json_object_array_get_idx(x, m),
 						"ratio", NAN);
