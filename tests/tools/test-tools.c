@@ -419,6 +419,61 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 	json_object_put(doc);
 }
 
+/* Each round is a model of its own, and a job or pair is found in
+ * another by its identity: numjobs' repeated names match in order, and a
+ * pair's directions are part of it. */
+static void resultdoc__matches_jobs_and_pairs_across_rounds(void **state)
+{
+	json_object *doc = parse(
+		"{\"rounds\":[{\"results\":[{\"host\":\"h\",\"jobname\":\"j\","
+		"\"read\":{\"bw_bytes\":1}},{\"host\":\"h\",\"jobname\":\"j\","
+		"\"read\":{\"bw_bytes\":2}}]},{\"results\":[{\"host\":\"h\","
+		"\"jobname\":\"j\",\"read\":{\"bw_bytes\":3}}],\"comparisons\":["
+		"{\"host\":\"h\",\"workload\":\"w\",\"direction\":\"read\","
+		"\"tcp_direction\":\"read\",\"bw_ratio\":1.5}]}],"
+		"\"results\":[{\"host\":\"h\",\"jobname\":\"j\"},{\"host\":\"h\","
+		"\"jobname\":\"j\"},{\"host\":\"g\",\"jobname\":\"j\"}],"
+		"\"comparisons\":[{\"host\":\"h\",\"workload\":\"w\","
+		"\"direction\":\"read\",\"tcp_direction\":\"write\"},{\"host\":"
+		"\"h\",\"workload\":\"w\",\"direction\":\"read\","
+		"\"tcp_direction\":\"read\"}]}");
+	const struct rio_resultdoc *r0, *r1;
+	const struct rio_res_job *j;
+	const struct rio_res_pair *p;
+	struct rio_resultdoc *rd, *one;
+
+	(void)state;
+	assert_int_equal(rio_resultdoc_read(doc, &rd), 0);
+	r0 = rio_resultdoc_round(rd, 0);
+	r1 = rio_resultdoc_round(rd, 1);
+	assert_non_null(r0);
+	assert_non_null(r1);
+	assert_null(rio_resultdoc_round(rd, 2));
+	assert_null(rio_resultdoc_round(rd, -1));
+	assert_int_equal(rio_resultdoc_job_occurrence(rd, 0), 0);
+	assert_int_equal(rio_resultdoc_job_occurrence(rd, 1), 1);
+	assert_int_equal(rio_resultdoc_job_occurrence(rd, 2), 0);
+	j = rio_resultdoc_find_job(r0, rio_resultdoc_job(rd, 1), 1);
+	assert_int_equal((int)j->dir[RIO_RES_READ].bw_bytes, 2);
+	j = rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 0), 0);
+	assert_int_equal((int)j->dir[RIO_RES_READ].bw_bytes, 3);
+	assert_null(rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 1), 1));
+	assert_null(rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 2), 0));
+	assert_null(rio_resultdoc_find_pair(r1, rio_resultdoc_pair(rd, 0), 0));
+	p = rio_resultdoc_find_pair(r1, rio_resultdoc_pair(rd, 1), 0);
+	assert_true(p->bw_ratio == 1.5);
+	assert_int_equal(rio_resultdoc_pair_occurrence(rd, 1), 0);
+	rio_resultdoc_delete(&rd);
+	json_object_put(doc);
+	/* Without rounds[], the result is its own one round. */
+	doc = parse("{\"results\":[]}");
+	assert_int_equal(rio_resultdoc_read(doc, &one), 0);
+	assert_ptr_equal(rio_resultdoc_round(one, 0), one);
+	assert_null(rio_resultdoc_round(one, 1));
+	rio_resultdoc_delete(&one);
+	json_object_put(doc);
+}
+
 /* The setup as the report reads it: a remote host takes its role from
  * fio.hosts[], an export counts as used when a mount's source ends in
  * its path, and what a result lacks is NULL or 0 (nconnect 1). */
@@ -1099,6 +1154,8 @@ int main(void)
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(fio_output__merges_bins_ascending),
 		cmocka_unit_test(resultdoc__reads_the_rounds_spreads),
+		cmocka_unit_test(
+			resultdoc__matches_jobs_and_pairs_across_rounds),
 		cmocka_unit_test(resultenv__reads_hosts_exports_and_mounts),
 		cmocka_unit_test(resultenv__reads_mounts_job_files_and_clients),
 		cmocka_unit_test(compare__names_each_environment_difference),

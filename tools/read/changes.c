@@ -6,36 +6,41 @@
 #include <string.h>
 
 #include "read/changes.h"
-#include "base/jsonread.h"
 #include "read/noise.h"
 #include "read/cell.h"
 #include "result/resultdoc.h"
-#include "result/rounds.h"
 #include "result/stats.h"
 
 /* The chance that a comparison of two runs without any change calls any
  * of its figures beyond noise (Bonferroni over the figures judged). */
 #define FAMILY_ALPHA 0.05
 
+/* Which figure of a job's direction, or of a pair, a row holds. */
+enum figure_kind { FIG_BW, FIG_IOPS, FIG_P50, FIG_P99, FIG_HOST_CPU };
+
 struct metric {
-	const char *name, *path;
+	const char *name;
+	enum figure_kind fig;
 	double unit; /* shown divided by it; 0: a ratio, shown as 2.00x */
 	bool higher_is_better, latency;
 };
 
 static const struct metric job_metrics[] = {
-	{ "MiB/s", "bw_bytes", 1024.0 * 1024, true, false },
-	{ "IOPS", "iops", 1, true, false },
-	{ "p50 latency us", "clat_ns.p50", 1000, false, true },
-	{ "p99 latency us", "clat_ns.p99", 1000, false, true },
+	{ "MiB/s", FIG_BW, 1024.0 * 1024, true, false },
+	{ "IOPS", FIG_IOPS, 1, true, false },
+	{ "p50 latency us", FIG_P50, 1000, false, true },
+	{ "p99 latency us", FIG_P99, 1000, false, true },
 };
 
 static const struct metric pair_metrics[] = {
-	{ "bandwidth", "bw_ratio", 0, true, false },
-	{ "IOPS", "iops_ratio", 0, true, false },
-	{ "p50 latency", "p50_ratio", 0, false, true },
-	{ "p99 latency", "p99_ratio", 0, false, true },
+	{ "bandwidth", FIG_BW, 0, true, false },
+	{ "IOPS", FIG_IOPS, 0, true, false },
+	{ "p50 latency", FIG_P50, 0, false, true },
+	{ "p99 latency", FIG_P99, 0, false, true },
 };
+
+static const struct metric host_cpu_metric = { NULL, FIG_HOST_CPU, 0, false,
+					       false };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -71,50 +76,97 @@ static struct row *row_add(struct table *t, const char *label, int pair)
 	return v;
 }
 
-typedef double (*getter)(json_object *x, const char *arg);
+/* The job or pair of the old result a row follows, which of its figures,
+ * and where (a direction; a host for a pair's CPU). */
+struct figure {
+	const struct rio_resultdoc *a, *b;
+	const struct rio_res_job *job; /* or */
+	const struct rio_res_pair *pair;
+	int occ, dir;
+	enum figure_kind fig;
+	const char *host;
+};
 
-static double get_path(json_object *x, const char *path)
+static double job_value(const struct rio_res_job *j, const struct figure *f)
 {
-	return rio_rounds_num(x, path);
+	const struct rio_res_dir *d = &j->dir[f->dir];
+
+	switch (f->fig) {
+	case FIG_BW:
+		return d->bw_bytes;
+	case FIG_IOPS:
+		return d->iops;
+	case FIG_P50:
+		return d->clat.p50;
+	case FIG_P99:
+		return d->clat.p99;
+	case FIG_HOST_CPU:
+		break;
+	}
+	return NAN;
 }
 
-/* A pair's CPU per GiB ratio on the host named host. */
-static double get_host_ratio(json_object *x, const char *host)
+static double pair_value(const struct rio_res_pair *p, const struct figure *f)
 {
-	return rio_json_num(rio_json_find(rio_json_get(x, "host_cpu_per_gib"),
-					  "host", host),
-			    "ratio", NAN);
+	const struct rio_res_cpu *c;
+
+	switch (f->fig) {
+	case FIG_BW:
+		return p->bw_ratio;
+	case FIG_IOPS:
+		return p->iops_ratio;
+	case FIG_P50:
+		return p->p50_ratio;
+	case FIG_P99:
+		return p->p99_ratio;
+	case FIG_HOST_CPU:
+		c = rio_res_cpus_find(&p->host_cpu_per_gib, f->host);
+		return c ? c->ratio : NAN;
+	}
+	return NAN;
 }
 
-/* The figure of e's counterpart in each round of doc (NaN: not there). */
-static double *per_round(json_object *doc, const char *what, json_object *e,
-			 int occ, getter get, const char *arg, int *n)
+/* A result's rounds, as its table says: one without rounds[] is one. */
+static int rounds_in(const struct rio_resultdoc *doc)
 {
+	int n = rio_resultdoc_nrounds(doc);
+
+	return n ? n : 1;
+}
+
+/* The figure of f's counterpart in each round of doc (NaN: not there). */
+static double *per_round(const struct rio_resultdoc *doc,
+			 const struct figure *f, int *n)
+{
+	const struct rio_resultdoc *r;
+	const struct rio_res_job *j;
+	const struct rio_res_pair *p;
 	double *v;
-	json_object *x;
 	int k;
 
-	*n = rio_rounds_count(doc);
+	*n = rounds_in(doc);
 	v = calloc(*n, sizeof(*v));
 	for (k = 0; v && k < *n; k++) {
-		x = rio_rounds_find(rio_json_get(rio_rounds_get(doc, k), what),
-				    e, occ);
-		v[k] = x ? get(x, arg) : NAN;
+		r = rio_resultdoc_round(doc, k);
+		v[k] = NAN;
+		if (f->pair) {
+			p = rio_resultdoc_find_pair(r, f->pair, f->occ);
+			if (p)
+				v[k] = pair_value(p, f);
+		} else {
+			j = rio_resultdoc_find_job(r, f->job, f->occ);
+			if (j)
+				v[k] = job_value(j, f);
+		}
 	}
 	return v;
 }
 
-struct figure {
-	json_object *a, *b, *e; /* the results, and e of a's top level */
-	const char *what; /* "results" or "comparisons" */
-	int occ;
-};
-
 static void figure_add(struct table *t, const struct figure *f,
-		       const char *label, const char *metric, getter get,
-		       const char *arg, const struct metric *m)
+		       const char *label, const char *metric,
+		       const struct metric *m)
 {
-	struct row *r = row_add(t, label, !strcmp(f->what, "comparisons"));
+	struct row *r = row_add(t, label, f->pair != NULL);
 
 	if (!r)
 		return;
@@ -123,127 +175,125 @@ static void figure_add(struct table *t, const struct figure *f,
 	r->higher_is_better = m->higher_is_better;
 	/* Latency percentiles move more from run to run than throughput. */
 	r->threshold = m->latency ? 2 * t->noise : t->noise;
-	r->old = per_round(f->a, f->what, f->e, f->occ, get, arg, &r->nold);
-	r->new = per_round(f->b, f->what, f->e, f->occ, get, arg, &r->nnew);
+	r->old = per_round(f->a, f, &r->nold);
+	r->new = per_round(f->b, f, &r->nnew);
 	if (!r->old || !r->new)
 		t->failed = 1;
 }
 
-static bool several_hosts(json_object *rs)
-{
-	size_t i;
-
-	for (i = 1; i < rio_json_len(rs); i++)
-		if (strcmp(rio_json_str(json_object_array_get_idx(rs, i),
-					"host"),
-			   rio_json_str(json_object_array_get_idx(rs, 0),
-					"host")))
-			return true;
-	return false;
-}
-
-static void job_label(char *buf, size_t n, json_object *x, const char *dir,
-		      bool hosts)
+static void job_label(char *buf, size_t n, const struct rio_res_job *j,
+		      const char *dir, bool hosts)
 {
 	if (hosts)
-		snprintf(buf, n, "%s: %s (%s)", rio_json_str(x, "host"),
-			 rio_json_str(x, "jobname"), dir);
+		snprintf(buf, n, "%s: %s (%s)", j->host, j->jobname, dir);
 	else
-		snprintf(buf, n, "%s (%s)", rio_json_str(x, "jobname"), dir);
+		snprintf(buf, n, "%s (%s)", j->jobname, dir);
 }
 
-static void job_figures(struct table *t, struct figure *f, json_object *y,
-			bool hosts)
+static void job_figures(struct table *t, struct figure *f,
+			const struct rio_res_job *y, bool hosts)
 {
-	static const char *const dirs[] = { "read", "write" };
-	char label[320], path[64];
-	size_t d, m;
+	static const char *const dirs[RIO_RES_NDIRS] = { "read", "write" };
+	char label[320];
+	size_t m;
 
-	for (d = 0; d < NELEM(dirs); d++) {
-		if (!rio_json_get(f->e, dirs[d]) || !rio_json_get(y, dirs[d]))
+	for (f->dir = 0; f->dir < RIO_RES_NDIRS; f->dir++) {
+		if (!f->job->dir[f->dir].set || !y->dir[f->dir].set)
 			continue;
-		job_label(label, sizeof(label), f->e, dirs[d], hosts);
+		job_label(label, sizeof(label), f->job, dirs[f->dir], hosts);
 		for (m = 0; m < NELEM(job_metrics); m++) {
-			snprintf(path, sizeof(path), "%s.%s", dirs[d],
-				 job_metrics[m].path);
-			figure_add(t, f, label, job_metrics[m].name, get_path,
-				   path, &job_metrics[m]);
+			f->fig = job_metrics[m].fig;
+			figure_add(t, f, label, job_metrics[m].name,
+				   &job_metrics[m]);
 		}
 	}
 }
 
-/* Entries of from without a counterpart in to: "only in the X result". */
-static void only_in(struct table *t, json_object *from, json_object *to,
-		    const char *which, int pair)
+/* Jobs of from without a counterpart in to: "only in the X result". */
+static void jobs_only_in(struct table *t, const struct rio_resultdoc *from,
+			 const struct rio_resultdoc *to, const char *which)
 {
-	json_object *x;
+	const struct rio_res_job *x;
 	struct row *r;
 	size_t i;
 
-	for (i = 0; i < rio_json_len(from); i++) {
-		x = json_object_array_get_idx(from, i);
-		if (rio_rounds_find(to, x, rio_rounds_occurrence(from, i)))
+	for (i = 0; i < rio_resultdoc_njobs(from); i++) {
+		x = rio_resultdoc_job(from, i);
+		if (rio_resultdoc_find_job(
+			    to, x, rio_resultdoc_job_occurrence(from, i)))
 			continue;
-		r = row_add(t, rio_json_str(x, pair ? "workload" : "jobname"),
-			    pair);
+		r = row_add(t, x->jobname, 0);
 		if (r)
 			r->only = which;
 	}
 }
 
-static void job_rows(struct table *t, json_object *a, json_object *b)
+static void pairs_only_in(struct table *t, const struct rio_resultdoc *from,
+			  const struct rio_resultdoc *to, const char *which)
 {
-	json_object *ra = rio_json_get(a, "results"),
-		    *rb = rio_json_get(b, "results"), *y;
-	struct figure f = { .a = a, .b = b, .what = "results" };
-	bool hosts = several_hosts(ra);
+	const struct rio_res_pair *x;
+	struct row *r;
 	size_t i;
 
-	for (i = 0; i < rio_json_len(ra); i++) {
-		f.e = json_object_array_get_idx(ra, i);
-		f.occ = rio_rounds_occurrence(ra, i);
-		y = rio_rounds_find(rb, f.e, f.occ);
+	for (i = 0; i < rio_resultdoc_npairs(from); i++) {
+		x = rio_resultdoc_pair(from, i);
+		if (rio_resultdoc_find_pair(
+			    to, x, rio_resultdoc_pair_occurrence(from, i)))
+			continue;
+		r = row_add(t, x->workload, 1);
+		if (r)
+			r->only = which;
+	}
+}
+
+static void job_rows(struct table *t, const struct rio_resultdoc *a,
+		     const struct rio_resultdoc *b)
+{
+	struct figure f = { .a = a, .b = b };
+	bool hosts = rio_resultdoc_jobs_multi_host(a);
+	const struct rio_res_job *y;
+	size_t i;
+
+	for (i = 0; i < rio_resultdoc_njobs(a); i++) {
+		f.job = rio_resultdoc_job(a, i);
+		f.occ = rio_resultdoc_job_occurrence(a, i);
+		y = rio_resultdoc_find_job(b, f.job, f.occ);
 		if (y)
 			job_figures(t, &f, y, hosts);
 	}
-	only_in(t, ra, rb, "old", 0);
-	only_in(t, rb, ra, "new", 0);
+	jobs_only_in(t, a, b, "old");
+	jobs_only_in(t, b, a, "new");
 }
 
-static void pair_rows(struct table *t, json_object *a, json_object *b,
-		      const struct rio_resultdoc *ra)
+static void pair_rows(struct table *t, const struct rio_resultdoc *a,
+		      const struct rio_resultdoc *b)
 {
-	json_object *ca = rio_json_get(a, "comparisons"),
-		    *cb = rio_json_get(b, "comparisons"), *hc;
-	struct figure f = { .a = a, .b = b, .what = "comparisons" };
+	struct figure f = { .a = a, .b = b };
 	char label[320], metric[320];
-	const struct metric cpu = { NULL, NULL, 0, false, false };
 	size_t i, m;
 
-	for (i = 0; i < rio_json_len(ca); i++) {
-		f.e = json_object_array_get_idx(ca, i);
-		f.occ = rio_rounds_occurrence(ca, i);
-		if (!rio_rounds_find(cb, f.e, f.occ))
+	for (i = 0; i < rio_resultdoc_npairs(a); i++) {
+		f.pair = rio_resultdoc_pair(a, i);
+		f.occ = rio_resultdoc_pair_occurrence(a, i);
+		if (!rio_resultdoc_find_pair(b, f.pair, f.occ))
 			continue;
-		rio_cell_pair_label(label, sizeof(label),
-				    rio_resultdoc_pair(ra, i),
-				    rio_resultdoc_pairs_multi_host(ra));
-		for (m = 0; m < NELEM(pair_metrics); m++)
-			figure_add(t, &f, label, pair_metrics[m].name, get_path,
-				   pair_metrics[m].path, &pair_metrics[m]);
-		hc = rio_json_get(f.e, "host_cpu_per_gib");
-		for (m = 0; m < rio_json_len(hc); m++) {
-			const char *host = rio_json_str(
-				json_object_array_get_idx(hc, m), "host");
-
+		rio_cell_pair_label(label, sizeof(label), f.pair,
+				    rio_resultdoc_pairs_multi_host(a));
+		for (m = 0; m < NELEM(pair_metrics); m++) {
+			f.fig = pair_metrics[m].fig;
+			figure_add(t, &f, label, pair_metrics[m].name,
+				   &pair_metrics[m]);
+		}
+		f.fig = FIG_HOST_CPU;
+		for (m = 0; m < f.pair->host_cpu_per_gib.n; m++) {
+			f.host = f.pair->host_cpu_per_gib.v[m].host;
 			snprintf(metric, sizeof(metric), "CPU per GiB on %s",
-				 host);
-			figure_add(t, &f, label, metric, get_host_ratio, host,
-				   &cpu);
+				 f.host);
+			figure_add(t, &f, label, metric, &host_cpu_metric);
 		}
 	}
-	only_in(t, ca, cb, "old", 1);
-	only_in(t, cb, ca, "new", 1);
+	pairs_only_in(t, a, b, "old");
+	pairs_only_in(t, b, a, "new");
 }
 
 /* Judges every figure, at FAMILY_ALPHA over those whose noise is known. */
@@ -354,10 +404,11 @@ static void print_table(const struct table *t, int pair, FILE *out)
 }
 
 /* How the figures below are judged, said before them. */
-static void print_rule(json_object *a, json_object *b, double noise, int known,
+static void print_rule(const struct rio_resultdoc *a,
+		       const struct rio_resultdoc *b, double noise, int known,
 		       FILE *out)
 {
-	int na = rio_rounds_count(a), nb = rio_rounds_count(b);
+	int na = rounds_in(a), nb = rounds_in(b);
 
 	fprintf(out,
 		"Old result: %d round%s; new result: %d round%s. Each figure is the median over the rounds, with their range in brackets.\n\n",
@@ -389,21 +440,24 @@ int rio_changes_write(json_object *a, json_object *b, double noise_pct,
 		      FILE *out, struct rio_changes_count *count)
 {
 	struct table t = { .noise = noise_pct };
-	struct rio_resultdoc *ra;
+	struct rio_resultdoc *ra = NULL, *rb = NULL;
 
 	memset(count, 0, sizeof(*count));
-	if (rio_resultdoc_read(a, &ra))
+	if (rio_resultdoc_read(a, &ra) || rio_resultdoc_read(b, &rb)) {
+		rio_resultdoc_delete(&ra);
 		return -ENOMEM;
-	job_rows(&t, a, b);
-	pair_rows(&t, a, b, ra);
-	rio_resultdoc_delete(&ra);
+	}
+	job_rows(&t, ra, rb);
+	pair_rows(&t, ra, rb);
 	if (!t.failed) {
 		judge_all(&t, count);
-		print_rule(a, b, noise_pct, t.known, out);
+		print_rule(ra, rb, noise_pct, t.known, out);
 		print_table(&t, 0, out);
 		fprintf(out, "\n### RDMA/TCP ratios\n\n");
 		print_table(&t, 1, out);
 	}
 	table_free(&t);
+	rio_resultdoc_delete(&ra);
+	rio_resultdoc_delete(&rb);
 	return t.failed ? -ENOMEM : 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/streq.h"
 #include "result/resultdoc.h"
 #include "base/jsonread.h"
 
@@ -24,6 +25,7 @@ struct rio_resultdoc {
 	size_t nchecks;
 	struct rio_res_warning *warnings;
 	size_t nwarnings;
+	struct rio_resultdoc **rounds; /* rounds[]'s, each a model of its own */
 	int nrounds, has_cpu;
 	int jobs_multi_host, pairs_multi_host;
 	const char *cpu_match;
@@ -333,6 +335,23 @@ static void multi_host_of(struct rio_resultdoc *rd)
 		rd->pairs_multi_host = host_differs(&first, rd->pairs[i].host);
 }
 
+/* Each round's own model; a round holds no rounds, so this ends there. */
+static int rounds_of(struct rio_resultdoc *rd)
+{
+	json_object *rs = rio_json_get(rd->doc, "rounds");
+	int k;
+
+	rd->rounds =
+		rio_arena_calloc(&rd->arena, rd->nrounds, sizeof(*rd->rounds));
+	if (!rd->rounds)
+		return -ENOMEM;
+	for (k = 0; k < rd->nrounds; k++)
+		if (rio_resultdoc_read(json_object_array_get_idx(rs, k),
+				       &rd->rounds[k]))
+			return -ENOMEM;
+	return 0;
+}
+
 static int read_all(struct rio_resultdoc *rd)
 {
 	json_object *rs = rio_json_get(rd->doc, "results");
@@ -365,7 +384,7 @@ static int read_all(struct rio_resultdoc *rd)
 		if (baseline_of(&rd->arena, &rd->baselines[i],
 				json_object_array_get_idx(bs, i)))
 			return -ENOMEM;
-	if (findings_of(rd))
+	if (findings_of(rd) || rounds_of(rd))
 		return -ENOMEM;
 	multi_host_of(rd);
 	return cpu_hosts_of(rd);
@@ -390,9 +409,12 @@ int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
 void rio_resultdoc_delete(struct rio_resultdoc **rdp)
 {
 	struct rio_resultdoc *rd = *rdp;
+	int k;
 
 	if (!rd)
 		return;
+	for (k = 0; rd->rounds && k < rd->nrounds; k++)
+		rio_resultdoc_delete(&rd->rounds[k]);
 	rio_arena_free(&rd->arena);
 	json_object_put(rd->doc);
 	free(rd);
@@ -407,6 +429,72 @@ const char *rio_resultdoc_hostname(const struct rio_resultdoc *rd)
 int rio_resultdoc_nrounds(const struct rio_resultdoc *rd)
 {
 	return rd->nrounds;
+}
+
+const struct rio_resultdoc *rio_resultdoc_round(const struct rio_resultdoc *rd,
+						int k)
+{
+	if (!rd->nrounds)
+		return k == 0 ? rd : NULL;
+	return k >= 0 && k < rd->nrounds ? rd->rounds[k] : NULL;
+}
+
+static int same_job(const struct rio_res_job *a, const struct rio_res_job *b)
+{
+	return rio_streq_or_null(a->host, b->host) &&
+	       rio_streq_or_null(a->jobname, b->jobname);
+}
+
+static int same_pair(const struct rio_res_pair *a, const struct rio_res_pair *b)
+{
+	return rio_streq_or_null(a->host, b->host) &&
+	       rio_streq_or_null(a->workload, b->workload) &&
+	       rio_streq_or_null(a->direction, b->direction) &&
+	       rio_streq_or_null(a->tcp_direction, b->tcp_direction);
+}
+
+int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i)
+{
+	size_t j;
+	int n = 0;
+
+	for (j = 0; j < i && i < rd->njobs; j++)
+		n += same_job(&rd->jobs[j], &rd->jobs[i]);
+	return n;
+}
+
+const struct rio_res_job *rio_resultdoc_find_job(const struct rio_resultdoc *rd,
+						 const struct rio_res_job *like,
+						 int occ)
+{
+	size_t i;
+
+	for (i = 0; i < rd->njobs; i++)
+		if (same_job(&rd->jobs[i], like) && occ-- == 0)
+			return &rd->jobs[i];
+	return NULL;
+}
+
+int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i)
+{
+	size_t j;
+	int n = 0;
+
+	for (j = 0; j < i && i < rd->npairs; j++)
+		n += same_pair(&rd->pairs[j], &rd->pairs[i]);
+	return n;
+}
+
+const struct rio_res_pair *
+rio_resultdoc_find_pair(const struct rio_resultdoc *rd,
+			const struct rio_res_pair *like, int occ)
+{
+	size_t i;
+
+	for (i = 0; i < rd->npairs; i++)
+		if (same_pair(&rd->pairs[i], like) && occ-- == 0)
+			return &rd->pairs[i];
+	return NULL;
 }
 
 int rio_resultdoc_has_cpu(const struct rio_resultdoc *rd)

@@ -144,6 +144,12 @@ const char *rio_resultdoc_hostname(const struct rio_resultdoc *rd);
 /* How many rounds it holds (rdmaio run --repeat N), 0 without rounds[]. */
 int rio_resultdoc_nrounds(const struct rio_resultdoc *rd);
 
+/* Round k (0-based) as a model of its own: its jobs and pairs as that
+ * round measured them (rounds[k]); for k = 0 of a result without rounds,
+ * the result itself. NULL past the last. */
+const struct rio_resultdoc *rio_resultdoc_round(const struct rio_resultdoc *rd,
+						int k);
+
 /* Whether the hosts' CPU was watched (cpu), and how its windows were
  * matched to the jobs (cpu.match; NULL when not said). */
 int rio_resultdoc_has_cpu(const struct rio_resultdoc *rd);
@@ -164,6 +170,22 @@ const struct rio_res_job *rio_resultdoc_job(const struct rio_resultdoc *rd,
 size_t rio_resultdoc_npairs(const struct rio_resultdoc *rd);
 const struct rio_res_pair *rio_resultdoc_pair(const struct rio_resultdoc *rd,
 					      size_t i);
+/*
+ * A job is the same job in another result or round when its host and job
+ * name are; a pair when its host, workload and directions are. numjobs
+ * without group_reporting repeats a job, so the occ-th (0-based) of them
+ * is matched with the occ-th: occurrence says how many entries before
+ * entry i are the same, find the occ-th like like (NULL when none).
+ */
+int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i);
+const struct rio_res_job *rio_resultdoc_find_job(const struct rio_resultdoc *rd,
+						 const struct rio_res_job *like,
+						 int occ);
+int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i);
+const struct rio_res_pair *
+rio_resultdoc_find_pair(const struct rio_resultdoc *rd,
+			const struct rio_res_pair *like, int occ);
+
 size_t rio_resultdoc_nbaselines(const struct rio_resultdoc *rd);
 const struct rio_res_baseline *
 rio_resultdoc_baseline(const struct rio_resultdoc *rd, size_t i);

@@ -10,21 +10,6 @@
 #include "result/rounds.h"
 #include "result/stats.h"
 
-/* An empty rounds[] says nothing more than its absence. */
-int rio_rounds_count(json_object *doc)
-{
-	size_t n = rio_json_len(rio_json_get(doc, "rounds"));
-
-	return n ? (int)n : 1;
-}
-
-json_object *rio_rounds_get(json_object *doc, int i)
-{
-	json_object *r = rio_json_get(doc, "rounds");
-
-	return rio_json_len(r) ? json_object_array_get_idx(r, i) : doc;
-}
-
 double rio_rounds_num(json_object *o, const char *path)
 {
 	char key[64];
@@ -81,23 +66,6 @@ static json_object *nth_match(json_object *arr, json_object *e,
 			return x;
 	}
 	return NULL;
-}
-
-static const char *const *keys_of(json_object *e)
-{
-	if (rio_json_get(e, "jobname"))
-		return result_keys;
-	return rio_json_get(e, "workload") ? pair_keys : baseline_keys;
-}
-
-int rio_rounds_occurrence(json_object *arr, size_t i)
-{
-	return occurrence(arr, i, keys_of(json_object_array_get_idx(arr, i)));
-}
-
-json_object *rio_rounds_find(json_object *arr, json_object *e, int occ)
-{
-	return nth_match(arr, e, keys_of(e), occ);
 }
 
 static json_object *median_tree(json_object **v, int n, const char *key);

@@ -28,23 +28,6 @@ json_object *rio_rounds_comparisons(json_object *rounds);
  * medians, over_rounds its bandwidth's and time's spread. */
 json_object *rio_rounds_baselines(json_object *rounds);
 
-/* How many rounds doc holds: rounds[]'s length, or 1 without it (or with
- * an empty one). */
-int rio_rounds_count(json_object *doc);
-
-/* Round i of doc (0-based): rounds[i], or doc itself without them; its
- * "results" and "comparisons" are that round's. Not a new reference. */
-json_object *rio_rounds_get(json_object *doc, int i);
-
-/* How many entries of arr (results or comparisons) before arr[i] are the
- * same job or pair: numjobs without group_reporting repeats a name. */
-int rio_rounds_occurrence(json_object *arr, size_t i);
-
-/* The occ-th (0-based) entry of arr that is e's job (same host and job
- * name), pair (same host, workload and directions) or baseline (same
- * name); NULL when none. */
-json_object *rio_rounds_find(json_object *arr, json_object *e, int occ);
-
 /* The number at a dotted path ("read.clat_ns.p50"), NaN when absent. */
 double rio_rounds_num(json_object *o, const char *path);
 
