@@ -12,6 +12,7 @@
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/result.h"
+#include "result/resultenv.h"
 #include "result/resultdoc.h"
 
 /* Some check is flagged: not a failure to run, not a pass either. */
@@ -89,6 +90,7 @@ static int print_checks(json_object *checks, json_object *warnings)
 static int check_run(json_object *doc, json_object *output,
 		     const struct rio_hostmap *map, json_object *links)
 {
+	struct rio_resultenv *env = NULL;
 	json_object *checks, *warnings;
 	struct rio_fio_output *fio;
 	int flagged = 0;
@@ -99,21 +101,25 @@ static int check_run(json_object *doc, json_object *output,
 		rc_err("check: out of memory reading fio's output");
 		return -1;
 	}
+	if (rio_resultenv_read(doc, &env)) {
+		rc_err("check: out of memory reading the result's hosts");
+		rio_fio_output_delete(&fio);
+		return -1;
+	}
 	warnings = json_object_new_array();
 	checks = rio_check_run(fio,
 			       rio_json_get(rio_json_get(doc, "fio"), "runs"),
 			       map, links, warnings, &flagged);
-	rio_check_nfs_transport(fio, map,
-				rio_json_get(rio_json_get(doc, "environment"),
-					     "nfs_mounts_during_run"),
-				checks, &flagged);
+	rio_check_nfs_transport(fio, map, env, checks, &flagged);
+	/* A bare fio JSON says nothing of its hosts. */
 	if (rio_json_get(doc, "fio"))
-		rio_result_check_loopback(doc, fio, checks, &flagged);
+		rio_check_loopback(fio, env, checks, &flagged);
 	if (print_checks(checks, warnings)) {
 		rc_err("check: out of memory printing the checks");
 		flagged = -1;
 	}
 	rio_fio_output_delete(&fio);
+	rio_resultenv_delete(&env);
 	json_object_put(checks);
 	json_object_put(warnings);
 	return flagged;

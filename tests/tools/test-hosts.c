@@ -20,6 +20,7 @@
 #include "run/fiorun.h"
 #include "run/fiohosts.h"
 #include "result/hostmap.h"
+#include "result/resultenv.h"
 #include "run/jobfile.h"
 #include "result/jobsection.h"
 #include "base/jsonread.h"
@@ -208,14 +209,20 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 		"{\"jobname\":\"far\",\"hostname\":\"/x.sock\",\"groupid\":4,"
 		"\"job options\":{\"hostname\":\"198.18.0.2\"}},"
 		"{\"jobname\":\"All clients\"}]}");
+	/* What the result knows of the hosts: this one's addresses and
+	 * mounts during the run, the server's from --remote-env. */
 	json_object *facts = parse(
-		"{\"cli\":{\"addresses\":[\"127.0.0.1\",\"198.18.0.2\","
-		"\"fe80::1%eth0\"],\"mounts\":["
+		"{\"host\":{\"hostname\":\"cli\",\"addresses\":[\"127.0.0.1\","
+		"\"198.18.0.2\",\"fe80::1%eth0\"]},\"environment\":{"
+		"\"nfs_mounts_during_run\":["
 		"{\"source\":\"198.18.0.2:/e\",\"mountpoint\":\"/mnt/t\","
 		"\"fstype\":\"nfs\",\"proto\":\"tcp\"},"
 		"{\"source\":\"[fd18::1]:/e\",\"mountpoint\":\"/mnt/r\","
 		"\"fstype\":\"nfs4\",\"proto\":\"rdma\"}]},"
-		"\"srv\":{\"addresses\":[\"198.18.0.1\"],\"mounts\":[]}}");
+		"\"remote_hosts\":[{\"env\":{\"host\":{\"hostname\":\"srv\","
+		"\"addresses\":[\"198.18.0.1\"]},\"environment\":{\"status\":{"
+		"\"nfs_mounts\":[]}}}}]}");
+	struct rio_resultenv *env;
 	struct rio_hostmap *m = rio_hostmap_new("cli");
 	json_object *checks = json_object_new_array(), *c;
 	struct rio_fio_output *fio;
@@ -225,7 +232,9 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 	assert_int_equal(rio_hostmap_add(m, "/c.sock", NULL), 0);
 	assert_int_equal(rio_hostmap_add(m, "/s.sock", "srv"), 0);
 	assert_int_equal(rio_fio_output_read(out, 1, m, &fio), 0);
-	rio_check_loopback(fio, facts, checks, &flagged);
+	assert_int_equal(rio_resultenv_read(facts, &env), 0);
+	rio_check_loopback(fio, env, checks, &flagged);
+	rio_resultenv_delete(&env);
 	rio_fio_output_delete(&fio);
 	/* The target has no peer; seq-tcp's two entries give one check. */
 	assert_int_equal(rio_json_len(checks), 6);

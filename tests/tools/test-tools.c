@@ -701,6 +701,15 @@ static void mountwatch__keeps_mounts_gone_after_the_run(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The model of a run whose mounts during the run were mounts. */
+static struct rio_resultenv *mounts_env(json_object *mounts)
+{
+	struct rio_resultenv *env;
+
+	assert_int_equal(rio_resultenv_read_parts(NULL, NULL, mounts, &env), 0);
+	return env;
+}
+
 static void nfs_transport__names_must_match_mount_protos(void **state)
 {
 	json_object *out = parse(
@@ -721,9 +730,11 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	int flagged = 0;
 
 	struct rio_fio_output *fio = model(out, map);
+	struct rio_resultenv *env = mounts_env(mounts);
 
 	(void)state;
-	rio_check_nfs_transport(fio, map, mounts, checks, &flagged);
+	rio_check_nfs_transport(fio, map, env, checks, &flagged);
+	rio_resultenv_delete(&env);
 	assert_int_equal(rio_json_len(checks), 4);
 	assert_int_equal(flagged, 2);
 	c = json_object_array_get_idx(checks, 0);
@@ -742,6 +753,10 @@ static void nfs_transport__names_must_match_mount_protos(void **state)
 	rio_check_nfs_transport(fio, map, NULL, checks, &flagged);
 	assert_int_equal(rio_json_len(checks), 0);
 	assert_int_equal(flagged, 0);
+	env = mounts_env(NULL);
+	rio_check_nfs_transport(fio, map, env, checks, &flagged);
+	rio_resultenv_delete(&env);
+	assert_int_equal(rio_json_len(checks), 0);
 	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	json_object_put(checks);
@@ -771,9 +786,11 @@ nfs_transport__local_folder_is_flagged_verbs_jobs_are_not(void **state)
 	int flagged = 0;
 
 	struct rio_fio_output *fio = model(out, map);
+	struct rio_resultenv *env = mounts_env(mounts);
 
 	(void)state;
-	rio_check_nfs_transport(fio, map, mounts, checks, &flagged);
+	rio_check_nfs_transport(fio, map, env, checks, &flagged);
+	rio_resultenv_delete(&env);
 	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	assert_int_equal(rio_json_len(checks), 1);

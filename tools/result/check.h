@@ -2,11 +2,15 @@
 #ifndef RDMAIO_TOOLS_CHECK_H
 #define RDMAIO_TOOLS_CHECK_H
 
+#include <stddef.h>
+
 #include <json-c/json.h>
 
 struct rio_fio_job;
 struct rio_fio_output;
 struct rio_hostmap;
+struct rio_env_mount;
+struct rio_resultenv;
 
 /* A link named on the command line (--link-gbps and friends). */
 struct rio_link_opt {
@@ -63,14 +67,14 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
  * For each of this host's jobs named "-rdma" or "-tcp" whose directory or
  * filename is an absolute path (not under /dev): an "nfs-transport" check,
  * flagged when the NFS mount it lies on has another proto than the name
- * says, or when it lies on no NFS mount seen during the run (mounts, as
- * rio_mountwatch_seen() gives them), so the job measured a local file
- * system. mounts NULL (not recorded, as for a bare fio JSON): no checks.
+ * says, or when it lies on no NFS mount seen during the run (the model's
+ * mounts during the run), so the job measured a local file system. env
+ * NULL, or mounts not recorded (a bare fio JSON): no checks.
  */
 void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			     const struct rio_hostmap *hosts,
-			     json_object *mounts, json_object *checks,
-			     int *flagged);
+			     const struct rio_resultenv *env,
+			     json_object *checks, int *flagged);
 
 /*
  * Where a fio job's files are: its own options before the global ones
@@ -80,18 +84,22 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 char *rio_check_job_path(const struct rio_fio_output *fio,
 			 const struct rio_fio_job *job);
 
-/* The mount holding path: the longest mountpoint that is a prefix of it. */
-json_object *rio_check_mount_of(json_object *mounts, const char *path);
+/* The mount of the n in v holding path: the longest mountpoint that is a
+ * prefix of it; NULL for none. */
+const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
+					       size_t n, const char *path);
 
 /*
  * For each job with a peer — its `hostname` (a librdmaio client, fio's net
  * engine) or the NFS server of the mount its files lie on — a "loopback"
  * check: flagged when the peer is an address of the host that ran the job,
- * whose traffic then never crosses a link. facts maps each host name to
- * {"addresses": [...], "mounts": [...]}; a host without addresses gets a
- * skipped check.
+ * whose traffic then never crosses a link. What env knows of the host
+ * (by its hostname) tells: its addresses, and its NFS mounts (this
+ * host's seen during the run, a --remote-env host's from its
+ * environment); a host without addresses gets a skipped check.
  */
-void rio_check_loopback(const struct rio_fio_output *fio, json_object *facts,
-			json_object *checks, int *flagged);
+void rio_check_loopback(const struct rio_fio_output *fio,
+			const struct rio_resultenv *env, json_object *checks,
+			int *flagged);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "result/check.h"
 #include "result/fiooutput.h"
-#include "base/jsonread.h"
+#include "result/resultenv.h"
 
 static const char *const loopback_causes[] = {
 	"the server side ran on the same host as the client (make demo HOSTS=1, or a SERVER= that is this host's own address)",
@@ -36,12 +36,13 @@ static char *nfs_server(const char *source)
  * NULL for a target, or a job whose peer cannot be told.
  */
 static char *job_peer(const struct rio_fio_output *fio,
-		      const struct rio_fio_job *e, json_object *mounts,
+		      const struct rio_fio_job *e,
+		      const struct rio_env_mount *mounts, size_t nmounts,
 		      char *what, size_t wlen, int *rdma)
 {
-	const char *h = rio_fio_job_setting(fio, e, "hostname"), *fs, *engine;
+	const char *h = rio_fio_job_setting(fio, e, "hostname"), *engine;
+	const struct rio_env_mount *m;
 	char *path, *peer = NULL;
-	json_object *m;
 
 	if (rio_fio_job_setting(fio, e, "listen"))
 		return NULL;
@@ -52,14 +53,11 @@ static char *job_peer(const struct rio_fio_output *fio,
 		return strdup(h);
 	}
 	path = rio_check_job_path(fio, e);
-	m = path ? rio_check_mount_of(mounts, path) : NULL;
-	fs = rio_json_str(m, "fstype");
-	if (fs && !strncmp(fs, "nfs", 3) && rio_json_str(m, "source")) {
-		peer = nfs_server(rio_json_str(m, "source"));
-		*rdma = rio_json_str(m, "proto") &&
-			!strncmp(rio_json_str(m, "proto"), "rdma", 4);
-		snprintf(what, wlen, "the NFS server of %s",
-			 rio_json_str(m, "mountpoint"));
+	m = path ? rio_check_mount_of(mounts, nmounts, path) : NULL;
+	if (m && m->fstype && !strncmp(m->fstype, "nfs", 3) && m->source) {
+		peer = nfs_server(m->source);
+		*rdma = m->proto && !strncmp(m->proto, "rdma", 4);
+		snprintf(what, wlen, "the NFS server of %s", m->mountpoint);
 	}
 	free(path);
 	return peer;
@@ -72,8 +70,9 @@ static int same_addr(const char *numeric, const char *have)
 	return strlen(numeric) == n && !strncmp(numeric, have, n);
 }
 
-/* 1 when peer (an address or a name) is one of addrs, or a loopback one. */
-static int is_own(const char *peer, json_object *addrs)
+/* 1 when peer (an address or a name) is one of the host's addresses, or
+ * a loopback one. */
+static int is_own(const char *peer, const struct rio_env_host *h)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
 	char buf[NI_MAXHOST];
@@ -87,24 +86,24 @@ static int is_own(const char *peer, json_object *addrs)
 				NULL, 0, NI_NUMERICHOST))
 			continue;
 		own = !strncmp(buf, "127.", 4) || !strcmp(buf, "::1");
-		for (i = 0; !own && i < rio_json_len(addrs); i++)
-			own = same_addr(buf, json_object_get_string(
-						     json_object_array_get_idx(
-							     addrs, i)));
+		for (i = 0; !own && i < h->naddresses; i++)
+			own = h->addresses[i] &&
+			      same_addr(buf, h->addresses[i]);
 	}
 	freeaddrinfo(ai);
 	return own;
 }
 
+/* h: what is known of the job's host (NULL: nothing). */
 static void check_one(json_object *checks, const struct rio_fio_job *e,
 		      const char *peer, const char *what, int rdma,
-		      json_object *addrs, int *flagged)
+		      const struct rio_env_host *h, int *flagged)
 {
 	const char *name = e->jobname, *host = e->host;
-	int gid = e->groupid, own;
+	int gid = e->groupid, own, addrs = h && h->has_addresses;
 	char msg[1024];
 
-	own = addrs ? is_own(peer, addrs) : -1;
+	own = addrs ? is_own(peer, h) : -1;
 	if (own < 0) {
 		snprintf(
 			msg, sizeof(msg), "job %s on %s: its peer %s (%s) %s",
@@ -134,14 +133,35 @@ static void check_one(json_object *checks, const struct rio_fio_job *e,
 	*flagged += own;
 }
 
-void rio_check_loopback(const struct rio_fio_output *fio, json_object *facts,
-			json_object *checks, int *flagged)
+/* The NFS mounts known of host h: this host's as seen during the run, a
+ * --remote-env host's as its environment was taken. */
+static void host_mounts(const struct rio_resultenv *env,
+			const struct rio_env_host *h,
+			const struct rio_env_mount **v, size_t *n)
 {
-	json_object *f, *done = json_object_new_object();
+	*v = NULL;
+	*n = 0;
+	if (h == rio_resultenv_host(env)) {
+		*v = rio_resultenv_mount(env, 0);
+		*n = rio_resultenv_nmounts(env);
+	} else if (h) {
+		*v = h->mounts;
+		*n = h->nmounts;
+	}
+}
+
+void rio_check_loopback(const struct rio_fio_output *fio,
+			const struct rio_resultenv *env, json_object *checks,
+			int *flagged)
+{
+	json_object *done = json_object_new_object();
 	int i, n = rio_fio_output_njobs(fio);
 	char what[512], key[512], *peer;
+	const struct rio_env_mount *mounts;
+	const struct rio_env_host *h;
 	const struct rio_fio_job *e;
 	const char *host, *name;
+	size_t nmounts;
 	int rdma = 0;
 
 	for (i = 0; i < n; i++) {
@@ -153,12 +173,12 @@ void rio_check_loopback(const struct rio_fio_output *fio, json_object *facts,
 		if (!name || json_object_object_get_ex(done, key, NULL))
 			continue;
 		json_object_object_add(done, key, NULL);
-		f = rio_json_get(facts, host);
-		peer = job_peer(fio, e, rio_json_get(f, "mounts"), what,
-				sizeof(what), &rdma);
+		h = rio_resultenv_host_named(env, host);
+		host_mounts(env, h, &mounts, &nmounts);
+		peer = job_peer(fio, e, mounts, nmounts, what, sizeof(what),
+				&rdma);
 		if (peer)
-			check_one(checks, e, peer, what, rdma,
-				  rio_json_get(f, "addresses"), flagged);
+			check_one(checks, e, peer, what, rdma, h, flagged);
 		free(peer);
 	}
 	json_object_put(done);

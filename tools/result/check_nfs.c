@@ -7,7 +7,7 @@
 #include "result/check.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
-#include "base/jsonread.h"
+#include "result/resultenv.h"
 #include "result/summary.h"
 
 static const char *const mismatch_causes[] = {
@@ -35,25 +35,24 @@ char *rio_check_job_path(const struct rio_fio_output *fio,
 	return NULL;
 }
 
-json_object *rio_check_mount_of(json_object *mounts, const char *path)
+const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
+					       size_t n, const char *path)
 {
-	json_object *best = NULL, *m;
-	size_t i, n, best_len = 0;
-	const char *mp;
+	const struct rio_env_mount *best = NULL;
+	size_t i, len, best_len = 0;
 
-	for (i = 0; i < rio_json_len(mounts); i++) {
-		m = json_object_array_get_idx(mounts, i);
-		mp = rio_json_str(m, "mountpoint");
-		if (!mp)
+	for (i = 0; i < n; i++) {
+		if (!v[i].mountpoint)
 			continue;
-		n = strlen(mp);
-		if (!strcmp(mp, "/"))
-			n = 0;
-		if (strncmp(path, mp, n) || (path[n] != '/' && path[n]) ||
-		    (best && n <= best_len))
+		len = strlen(v[i].mountpoint);
+		if (!strcmp(v[i].mountpoint, "/"))
+			len = 0;
+		if (strncmp(path, v[i].mountpoint, len) ||
+		    (path[len] != '/' && path[len]) ||
+		    (best && len <= best_len))
 			continue;
-		best = m;
-		best_len = n;
+		best = &v[i];
+		best_len = len;
 	}
 	return best;
 }
@@ -84,18 +83,20 @@ static void not_on_nfs(json_object *checks, const char *host, int gid,
 
 void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			     const struct rio_hostmap *hosts,
-			     json_object *mounts, json_object *checks,
-			     int *flagged)
+			     const struct rio_resultenv *env,
+			     json_object *checks, int *flagged)
 {
 	int i, n = rio_fio_output_njobs(fio), ok, gid;
 	const char *host, *name, *tr, *proto;
+	const struct rio_env_mount *m;
 	const struct rio_fio_job *e;
 	char msg[1024], *path;
-	json_object *m;
 	size_t wlen;
 
 	/* Without a record of the mounts nothing can be told. */
-	for (i = 0; mounts && i < n; i++) {
+	if (!env || !rio_resultenv_mounts_recorded(env))
+		return;
+	for (i = 0; i < n; i++) {
 		e = rio_fio_output_job(fio, i);
 		host = e->host;
 		name = e->jobname;
@@ -105,7 +106,9 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			continue;
 		path = rio_check_job_path(fio, e);
 		gid = e->groupid;
-		m = path ? rio_check_mount_of(mounts, path) : NULL;
+		m = path ? rio_check_mount_of(rio_resultenv_mount(env, 0),
+					      rio_resultenv_nmounts(env), path)
+			 : NULL;
 		/* A device (NVMe over fabrics, say) is no file system. */
 		if (!m && path && strncmp(path, "/dev/", 5))
 			not_on_nfs(checks, host, gid, name, path, tr, flagged);
@@ -113,12 +116,11 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			free(path);
 			continue;
 		}
-		proto = rio_json_str(m, "proto");
+		proto = m->proto;
 		ok = proto && !strcmp(proto, tr);
 		snprintf(msg, sizeof(msg),
 			 "job %s uses %s on %s mounted at %s with proto=%s: %s",
-			 name, path, rio_json_str(m, "source"),
-			 rio_json_str(m, "mountpoint"),
+			 name, path, m->source, m->mountpoint,
 			 proto ? proto : "unknown",
 			 ok ? "as its name says"
 			    : "not the transport its name says");

@@ -17,6 +17,7 @@
 #include "base/jsonread.h"
 #include "rc_log.h"
 #include "result/result.h"
+#include "result/resultenv.h"
 #include "base/text.h"
 #include "result/rounds.h"
 #include "result/schema.h"
@@ -139,42 +140,6 @@ static struct rio_hostmap *hostmap_build(const struct rio_result_in *in,
 	if (ret)
 		rio_hostmap_delete(&m);
 	return m;
-}
-
-static void host_facts_add(json_object *facts, json_object *host,
-			   json_object *mounts)
-{
-	json_object *f;
-
-	if (!rio_json_str(host, "hostname"))
-		return;
-	f = json_object_new_object();
-	json_object_object_add(
-		f, "addresses",
-		json_object_get(rio_json_get(host, "addresses")));
-	json_object_object_add(f, "mounts", json_object_get(mounts));
-	json_object_object_add(facts, rio_json_str(host, "hostname"), f);
-}
-
-/* What the loopback check knows of each host: its addresses, its mounts. */
-static json_object *host_facts(json_object *remote_hosts, json_object *host,
-			       json_object *mounts)
-{
-	json_object *facts = json_object_new_object(), *env, *r;
-	size_t i;
-
-	for (i = 0; i < rio_json_len(remote_hosts); i++) {
-		r = json_object_array_get_idx(remote_hosts, i);
-		env = rio_json_get(r, "env");
-		host_facts_add(
-			facts, rio_json_get(env, "host"),
-			rio_json_get(
-				rio_json_get(rio_json_get(env, "environment"),
-					     "status"),
-				"nfs_mounts"));
-	}
-	host_facts_add(facts, host, mounts);
-	return facts;
 }
 
 /* A --client host that is neither this one nor described by --remote-env. */
@@ -342,22 +307,23 @@ static int measure(json_object *dst, const struct measure *m)
 	return rio_derive_verdicts(dst, m->caveat);
 }
 
-/* The checks of one run of fio. */
+/* The checks of one run of fio; NULL when out of memory. */
 static json_object *run_checks(const struct measure *m, json_object *warnings,
 			       int *flagged)
 {
-	json_object *checks, *facts;
+	struct rio_resultenv *env;
+	json_object *checks;
 	int n = 0;
 
+	if (rio_resultenv_read_parts(m->host, m->in->remote_hosts,
+				     m->r->mounts_during_run, &env))
+		return NULL;
 	checks = rio_check_run(m->fio, m->r->fio_runs, m->map, m->links,
 			       warnings, flagged);
-	rio_check_nfs_transport(m->fio, m->map, m->r->mounts_during_run, checks,
-				flagged);
-	facts = host_facts(m->in->remote_hosts, m->host,
-			   m->r->mounts_during_run);
-	rio_check_loopback(m->fio, facts, checks, &n);
+	rio_check_nfs_transport(m->fio, m->map, env, checks, flagged);
+	rio_check_loopback(m->fio, env, checks, &n);
 	*flagged += n;
-	json_object_put(facts);
+	rio_resultenv_delete(&env);
 	return checks;
 }
 
@@ -365,11 +331,15 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 static int add_measurements(json_object *doc, const struct measure *m,
 			    int *flagged)
 {
+	json_object *checks;
+
 	if (measure(doc, m))
 		return -ENOMEM;
 	json_object_object_add(doc, "links", json_object_get(m->links));
-	json_object_object_add(doc, "checks",
-			       run_checks(m, m->warnings, flagged));
+	checks = run_checks(m, m->warnings, flagged);
+	if (!checks)
+		return -ENOMEM;
+	json_object_object_add(doc, "checks", checks);
 	return 0;
 }
 
@@ -457,6 +427,11 @@ static json_object *round_json(const struct measure *m, int k,
 	}
 	ws = json_object_new_array();
 	cs = run_checks(&rm, ws, flagged);
+	if (!cs) {
+		json_object_put(ws);
+		json_object_put(round);
+		return NULL;
+	}
 	merge_checks(checks, cs, k);
 	add_unique(m->warnings, ws);
 	json_object_put(cs);
@@ -622,20 +597,6 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	}
 	*out = doc;
 	return 0;
-}
-
-void rio_result_check_loopback(json_object *doc,
-			       const struct rio_fio_output *fio,
-			       json_object *checks, int *flagged)
-{
-	json_object *facts =
-		host_facts(rio_json_get(doc, "remote_hosts"),
-			   rio_json_get(doc, "host"),
-			   rio_json_get(rio_json_get(doc, "environment"),
-					"nfs_mounts_during_run"));
-
-	rio_check_loopback(fio, facts, checks, flagged);
-	json_object_put(facts);
 }
 
 /* A copy of obj whose member key is val instead (a new reference). */

@@ -60,12 +60,6 @@ int rio_result_write(json_object *doc, const char *path);
  */
 struct rio_hostmap *rio_result_hostmap(json_object *doc);
 
-/* rio_check_loopback on a result's fio output (read by the caller), with
- * the hosts' facts the result recorded. */
-void rio_result_check_loopback(json_object *doc,
-			       const struct rio_fio_output *fio,
-			       json_object *checks, int *flagged);
-
 /*
  * How far the result's ratios may be taken, from its warnings about the
  * hosts: "software RDMA on an emulated CPU: ratios only", ...; NULL when

@@ -5,11 +5,13 @@
 
 #include "base/jsonread.h"
 #include "base/arena.h"
+#include "base/streq.h"
 #include "result/resultenv.h"
 
 struct rio_resultenv {
-	json_object *
-		doc; /* held: the strings point into it (a result, or a status alone) */
+	/* held: the strings point into them (a result; a status alone; or
+	 * a result's host, remote_hosts and mounts while it is built) */
+	json_object *held[3];
 	struct rio_arena arena; /* every array of the model */
 	struct rio_env_host host;
 	struct rio_env_host *remotes;
@@ -22,12 +24,34 @@ struct rio_resultenv {
 	size_t nfio_clients;
 	struct rio_env_job_file *job_files;
 	size_t njob_files;
-	int remotes_recorded;
+	int remotes_recorded, mounts_recorded;
+};
+
+/* The parts of a result the model reads; a part it lacks is NULL. */
+struct parts {
+	json_object *host, *versions, *environment, *mounts, *fio;
+	json_object *remote_hosts, *job_files;
 };
 
 static int int_of(json_object *o, const char *key, int def)
 {
 	return (int)rio_json_num(o, key, def);
+}
+
+/* The strings of arr into a new array of the model, NULL when out of
+ * memory. */
+static const char **strings_of(struct rio_resultenv *env, json_object *arr,
+			       size_t *n)
+{
+	const char **v;
+	size_t i;
+
+	*n = rio_json_len(arr);
+	v = rio_arena_calloc(&env->arena, *n, sizeof(*v));
+	for (i = 0; v && i < *n; i++)
+		v[i] = json_object_get_string(
+			json_object_array_get_idx(arr, i));
+	return v;
 }
 
 static int ports_of(struct rio_resultenv *env, struct rio_env_device *d,
@@ -82,9 +106,8 @@ static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
 		      json_object *arr)
 {
 	struct rio_env_export *v;
-	const char **opts;
-	json_object *e, *o;
-	size_t i, j;
+	json_object *e;
+	size_t i;
 
 	h->nexports = rio_json_len(arr);
 	h->exports = v = rio_arena_calloc(&env->arena, h->nexports, sizeof(*v));
@@ -92,17 +115,12 @@ static int exports_of(struct rio_resultenv *env, struct rio_env_host *h,
 		return -ENOMEM;
 	for (i = 0; i < h->nexports; i++) {
 		e = json_object_array_get_idx(arr, i);
-		o = rio_json_get(e, "options");
 		v[i].path = rio_json_str(e, "path");
 		v[i].clients = rio_json_str(e, "clients");
-		v[i].noptions = rio_json_len(o);
-		v[i].options = opts = rio_arena_calloc(
-			&env->arena, v[i].noptions, sizeof(*opts));
-		if (!opts)
+		v[i].options = strings_of(env, rio_json_get(e, "options"),
+					  &v[i].noptions);
+		if (!v[i].options)
 			return -ENOMEM;
-		for (j = 0; j < v[i].noptions; j++)
-			opts[j] = json_object_get_string(
-				json_object_array_get_idx(o, j));
 	}
 	return 0;
 }
@@ -123,6 +141,7 @@ static struct rio_env_mount *mounts_of(struct rio_resultenv *env,
 		v[i] = (struct rio_env_mount){
 			.source = rio_json_str(m, "source"),
 			.mountpoint = rio_json_str(m, "mountpoint"),
+			.fstype = rio_json_str(m, "fstype"),
 			.proto = rio_json_str(m, "proto"),
 			.vers = rio_json_str(m, "vers"),
 			.port = int_of(m, "port", 0),
@@ -143,6 +162,9 @@ static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
 	json_object *st = rio_json_get(envdoc, "status");
 
 	h->hostname = rio_json_str(host, "hostname");
+	h->has_addresses = rio_json_get(host, "addresses") != NULL;
+	h->addresses = strings_of(env, rio_json_get(host, "addresses"),
+				  &h->naddresses);
 	h->kernel = rio_json_str(ver, "kernel");
 	h->cpu_model = rio_json_str(cpu, "model");
 	h->cpu_count = int_of(cpu, "count", 0);
@@ -153,7 +175,8 @@ static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
 	h->rdma_core = rio_json_str(ver, "rdma_core");
 	h->source = rio_json_str(envdoc, "source");
 	h->mounts = mounts_of(env, rio_json_get(st, "nfs_mounts"), &h->nmounts);
-	if (!h->mounts || devices_of(env, h, rio_json_get(st, "rdma_devices")))
+	if (!h->addresses || !h->mounts ||
+	    devices_of(env, h, rio_json_get(st, "rdma_devices")))
 		return -ENOMEM;
 	return exports_of(env, h, rio_json_get(st, "exports"));
 }
@@ -209,23 +232,18 @@ static int remotes_of(struct rio_resultenv *env, json_object *arr)
 }
 
 /* fio.clients[] and job_files[]: what ran where, and from which files. */
-static int inputs_of(struct rio_resultenv *env, json_object *doc)
+static int inputs_of(struct rio_resultenv *env, const struct parts *p)
 {
-	json_object *fc = rio_json_get(rio_json_get(doc, "fio"), "clients");
-	json_object *jf = rio_json_get(doc, "job_files"), *j;
+	json_object *fc = rio_json_get(p->fio, "clients");
+	json_object *jf = p->job_files, *j;
 	size_t i;
 
-	env->nfio_clients = rio_json_len(fc);
-	env->fio_clients = rio_arena_calloc(&env->arena, env->nfio_clients,
-					    sizeof(*env->fio_clients));
+	env->fio_clients = strings_of(env, fc, &env->nfio_clients);
 	env->njob_files = rio_json_len(jf);
 	env->job_files = rio_arena_calloc(&env->arena, env->njob_files,
 					  sizeof(*env->job_files));
 	if (!env->fio_clients || !env->job_files)
 		return -ENOMEM;
-	for (i = 0; i < env->nfio_clients; i++)
-		env->fio_clients[i] = json_object_get_string(
-			json_object_array_get_idx(fc, i));
 	for (i = 0; i < env->njob_files; i++) {
 		j = json_object_array_get_idx(jf, i);
 		env->job_files[i].path = rio_json_str(j, "path");
@@ -234,46 +252,73 @@ static int inputs_of(struct rio_resultenv *env, json_object *doc)
 	return 0;
 }
 
-static int read_all(struct rio_resultenv *env)
+static int read_all(struct rio_resultenv *env, const struct parts *p)
 {
-	json_object *doc = env->doc, *envdoc = rio_json_get(doc, "environment");
-	json_object *fh = rio_json_get(rio_json_get(doc, "fio"), "hosts");
-	json_object *rs = rio_json_get(doc, "remote_hosts");
+	json_object *fh = rio_json_get(p->fio, "hosts");
 
-	env->mounts =
-		mounts_of(env, rio_json_get(envdoc, "nfs_mounts_during_run"),
-			  &env->nmounts);
+	env->mounts_recorded = p->mounts != NULL;
+	env->mounts = mounts_of(env, p->mounts, &env->nmounts);
 	env->nfio_hosts = rio_json_len(fh);
 	env->fio_hosts = rio_arena_calloc(&env->arena, env->nfio_hosts,
 					  sizeof(*env->fio_hosts));
-	env->remotes_recorded = rs != NULL;
-	env->nremotes = rio_json_len(rs);
+	env->remotes_recorded = p->remote_hosts != NULL;
+	env->nremotes = rio_json_len(p->remote_hosts);
 	env->remotes = rio_arena_calloc(&env->arena, env->nremotes,
 					sizeof(*env->remotes));
 	if (!env->mounts || !env->fio_hosts || !env->remotes ||
-	    inputs_of(env, doc))
+	    inputs_of(env, p))
 		return -ENOMEM;
 	fio_hosts_of(env, fh);
-	if (host_of(env, &env->host, rio_json_get(doc, "host"),
-		    rio_json_get(doc, "versions"), envdoc))
+	if (host_of(env, &env->host, p->host, p->versions, p->environment))
 		return -ENOMEM;
-	return remotes_of(env, rs);
+	return remotes_of(env, p->remote_hosts);
 }
 
-int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
+/* A model of the parts, holding the n objects of held. */
+static int read_new(const struct parts *p, json_object *const *held, int n,
+		    struct rio_resultenv **out)
 {
 	struct rio_resultenv *env = calloc(1, sizeof(*env));
+	int i;
 
 	*out = NULL;
 	if (!env)
 		return -ENOMEM;
-	env->doc = json_object_get(doc);
-	if (read_all(env)) {
+	for (i = 0; i < n; i++)
+		env->held[i] = json_object_get(held[i]);
+	if (read_all(env, p)) {
 		rio_resultenv_delete(&env);
 		return -ENOMEM;
 	}
 	*out = env;
 	return 0;
+}
+
+int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
+{
+	json_object *e = rio_json_get(doc, "environment");
+	struct parts p = {
+		.host = rio_json_get(doc, "host"),
+		.versions = rio_json_get(doc, "versions"),
+		.environment = e,
+		.mounts = rio_json_get(e, "nfs_mounts_during_run"),
+		.fio = rio_json_get(doc, "fio"),
+		.remote_hosts = rio_json_get(doc, "remote_hosts"),
+		.job_files = rio_json_get(doc, "job_files"),
+	};
+
+	return read_new(&p, &doc, 1, out);
+}
+
+int rio_resultenv_read_parts(json_object *host, json_object *remote_hosts,
+			     json_object *mounts, struct rio_resultenv **out)
+{
+	struct parts p = { .host = host,
+			   .mounts = mounts,
+			   .remote_hosts = remote_hosts };
+	json_object *held[3] = { host, remote_hosts, mounts };
+
+	return read_new(&p, held, 3, out);
 }
 
 int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
@@ -283,7 +328,7 @@ int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
 	*out = NULL;
 	if (!env)
 		return -ENOMEM;
-	env->doc = json_object_get(status);
+	env->held[0] = json_object_get(status);
 	env->host.mounts = mounts_of(env, rio_json_get(status, "nfs_mounts"),
 				     &env->host.nmounts);
 	if (!env->host.mounts ||
@@ -299,11 +344,13 @@ int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
 void rio_resultenv_delete(struct rio_resultenv **envp)
 {
 	struct rio_resultenv *env = *envp;
+	int i;
 
 	if (!env)
 		return;
 	rio_arena_free(&env->arena);
-	json_object_put(env->doc);
+	for (i = 0; i < 3; i++)
+		json_object_put(env->held[i]);
 	free(env);
 	*envp = NULL;
 }
@@ -318,6 +365,20 @@ int rio_resultenv_remotes_recorded(const struct rio_resultenv *env)
 	return env->remotes_recorded;
 }
 
+const struct rio_env_host *
+rio_resultenv_host_named(const struct rio_resultenv *env, const char *name)
+{
+	size_t i;
+
+	if (rio_streq(env->host.hostname, name))
+		return &env->host;
+	/* A later --remote-env entry of one host describes it last. */
+	for (i = env->nremotes; i-- > 0;)
+		if (rio_streq(env->remotes[i].hostname, name))
+			return &env->remotes[i];
+	return NULL;
+}
+
 size_t rio_resultenv_nremotes(const struct rio_resultenv *env)
 {
 	return env->nremotes;
@@ -327,6 +388,11 @@ const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
 						size_t i)
 {
 	return i < env->nremotes ? &env->remotes[i] : NULL;
+}
+
+int rio_resultenv_mounts_recorded(const struct rio_resultenv *env)
+{
+	return env->mounts_recorded;
 }
 
 size_t rio_resultenv_nmounts(const struct rio_resultenv *env)

@@ -40,7 +40,7 @@ struct rio_env_export {
  * environment.nfs_mounts_during_run[]); a number it lacks is 0, but
  * nconnect 1 (one connection, the kernel's default). */
 struct rio_env_mount {
-	const char *source, *mountpoint, *proto, *vers;
+	const char *source, *mountpoint, *fstype, *proto, *vers;
 	int port, rsize, wsize, nconnect;
 };
 
@@ -49,6 +49,9 @@ struct rio_env_host {
 	const char *client, *host; /* remote only: fio's name, and the host's */
 	const char *role; /* remote only: fio.hosts[]'s role, NULL for none */
 	const char *hostname, *kernel, *cpu_model;
+	const char *const *addresses; /* host.addresses */
+	size_t naddresses;
+	int has_addresses; /* 0: none recorded (not even an empty list) */
 	int cpu_count, cpu_emulated;
 	const char *rdmaio, *fio, *rdma_core; /* versions */
 	const char *source; /* where its environment came from */
@@ -73,6 +76,11 @@ struct rio_env_fio_host {
 
 /* Reads doc (a result). Returns 0, or -ENOMEM (nothing allocated). */
 int rio_resultenv_read(json_object *doc, struct rio_resultenv **out);
+/* Reads the parts of a result while it is built: its host object, its
+ * remote_hosts and the NFS mounts seen during the run (each may be
+ * NULL). */
+int rio_resultenv_read_parts(json_object *host, json_object *remote_hosts,
+			     json_object *mounts, struct rio_resultenv **out);
 /* Reads an environment's status alone (a result's environment.status,
  * as rio_envstatus_gather makes it): the model's host then has its RDMA
  * devices and exports, nothing else. */
@@ -81,6 +89,11 @@ void rio_resultenv_delete(struct rio_resultenv **env);
 
 const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env);
 
+/* The host whose hostname is name: this one, or a --remote-env host;
+ * NULL for none. */
+const struct rio_env_host *
+rio_resultenv_host_named(const struct rio_resultenv *env, const char *name);
+
 /* The --client hosts whose environment was recorded (--remote-env);
  * remotes_recorded says whether the result has remote_hosts at all. */
 int rio_resultenv_remotes_recorded(const struct rio_resultenv *env);
@@ -88,7 +101,9 @@ size_t rio_resultenv_nremotes(const struct rio_resultenv *env);
 const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
 						size_t i);
 
-/* The NFS mounts seen while fio ran. */
+/* The NFS mounts seen while fio ran; mounts_recorded says whether they
+ * were watched at all (not for an imported fio JSON). */
+int rio_resultenv_mounts_recorded(const struct rio_resultenv *env);
 size_t rio_resultenv_nmounts(const struct rio_resultenv *env);
 const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 						size_t i);
