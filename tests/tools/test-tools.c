@@ -27,6 +27,7 @@
 #include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "read/cell.h"
+#include "read/changes.h"
 #include "read/compare.h"
 #include "result/resultdoc.h"
 #include "result/resultenv.h"
@@ -453,23 +454,34 @@ static void resultdoc__matches_jobs_and_pairs_across_rounds(void **state)
 	assert_int_equal(rio_resultdoc_job_occurrence(rd, 0), 0);
 	assert_int_equal(rio_resultdoc_job_occurrence(rd, 1), 1);
 	assert_int_equal(rio_resultdoc_job_occurrence(rd, 2), 0);
-	j = rio_resultdoc_find_job(r0, rio_resultdoc_job(rd, 1), 1);
+	j = rio_resultdoc_job_find(r0, rio_resultdoc_job(rd, 1), 1);
+	assert_non_null(j);
 	assert_int_equal((int)j->dir[RIO_RES_READ].bw_bytes, 2);
-	j = rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 0), 0);
+	j = rio_resultdoc_job_find(r1, rio_resultdoc_job(rd, 0), 0);
+	assert_non_null(j);
 	assert_int_equal((int)j->dir[RIO_RES_READ].bw_bytes, 3);
-	assert_null(rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 1), 1));
-	assert_null(rio_resultdoc_find_job(r1, rio_resultdoc_job(rd, 2), 0));
-	assert_null(rio_resultdoc_find_pair(r1, rio_resultdoc_pair(rd, 0), 0));
-	p = rio_resultdoc_find_pair(r1, rio_resultdoc_pair(rd, 1), 0);
+	assert_null(rio_resultdoc_job_find(r1, rio_resultdoc_job(rd, 1), 1));
+	assert_null(rio_resultdoc_job_find(r1, rio_resultdoc_job(rd, 2), 0));
+	assert_null(rio_resultdoc_pair_find(r1, rio_resultdoc_pair(rd, 0), 0));
+	p = rio_resultdoc_pair_find(r1, rio_resultdoc_pair(rd, 1), 0);
+	assert_non_null(p);
 	assert_true(p->bw_ratio == 1.5);
 	assert_int_equal(rio_resultdoc_pair_occurrence(rd, 1), 0);
 	rio_resultdoc_delete(&rd);
 	json_object_put(doc);
-	/* Without rounds[], the result is its own one round. */
-	doc = parse("{\"results\":[]}");
+	/* Without rounds[], or with an empty one, the result is its own one
+	 * round; a round's own rounds[] is not read. */
+	doc = parse("{\"results\":[],\"rounds\":[]}");
 	assert_int_equal(rio_resultdoc_read(doc, &one), 0);
 	assert_ptr_equal(rio_resultdoc_round(one, 0), one);
 	assert_null(rio_resultdoc_round(one, 1));
+	rio_resultdoc_delete(&one);
+	json_object_put(doc);
+	doc = parse("{\"rounds\":[{\"rounds\":[{},{}]}]}");
+	assert_int_equal(rio_resultdoc_read(doc, &one), 0);
+	r0 = rio_resultdoc_round(one, 0);
+	assert_int_equal(rio_resultdoc_nrounds(r0), 0);
+	assert_ptr_equal(rio_resultdoc_round(r0, 0), r0);
 	rio_resultdoc_delete(&one);
 	json_object_put(doc);
 }
@@ -582,6 +594,16 @@ static char *compare_env(const char *old_doc, const char *new_doc)
 	"\"/mnt/r\",\"nconnect\":4}]}},\"fio\":{\"clients\":[\"h1\"]},"        \
 	"\"remote_hosts\":[]}"
 
+/* A result with one --remote-env host x: its kernel, one mount's nconnect
+ * (NCONNECT: a member, or nothing) and its devices (DEVICES). */
+#define REMOTE_DOC(kernel, nconnect, devices)                                  \
+	"{\"remote_hosts\":[{\"host\":\"x\",\"env\":{\"versions\":{"           \
+	"\"kernel\":\"" kernel "\"},\"environment\":{\"status\":{"             \
+	"\"rdma_devices\":[" devices "],\"nfs_mounts\":[{\"mountpoint\":"      \
+	"\"/mnt/t\"" nconnect "}]}}}}]}"
+#define RXE0 "{\"name\":\"rxe0\",\"ports\":[{\"state\":\"ACTIVE\"}]}"
+#define RXE0_2 "{\"name\":\"rxe0\",\"ports\":[{\"state\":\"DOWN\"},{}]}"
+
 /* Each field that differs is one line, labelled by where it is; what
  * only one side has is named; equal setups say none. */
 static void compare__names_each_environment_difference(void **state)
@@ -613,6 +635,59 @@ static void compare__names_each_environment_difference(void **state)
 	t = compare_env(PORT_DOC("10.0", "ACTIVE"), PORT_DOC("10", "ACTIVE"));
 	assert_non_null(strstr(t, "\n- none: same versions"));
 	free(t);
+	/* A remote host's lines name it; ports past the shorter list are
+	 * not compared; a mount without nconnect has the kernel's one. */
+	t = compare_env(REMOTE_DOC("6.1", "", RXE0),
+			REMOTE_DOC("6.12", ",\"nconnect\":4",
+				   RXE0_2 ",{\"name\":\"mlx5_0\"}"));
+	assert_non_null(strstr(t, "\n- remote host x: kernel version: 6.1 -> "
+				  "6.12\n"));
+	assert_non_null(strstr(t, "\n- remote host x: RDMA device rxe0 port 1 "
+				  "state: ACTIVE -> DOWN\n"));
+	assert_null(strstr(t, "port 2"));
+	assert_non_null(strstr(t, "\n- remote host x: RDMA device mlx5_0: "
+				  "only in the new result\n"));
+	assert_non_null(strstr(t, "\n- remote host x: NFS mount /mnt/t "
+				  "nconnect: 1 -> 4\n"));
+	free(t);
+	t = compare_env(REMOTE_DOC("6.1", "", RXE0),
+			REMOTE_DOC("6.1", ",\"nconnect\":1", RXE0));
+	assert_non_null(strstr(t, "\n- none: same versions"));
+	free(t);
+}
+
+/* The occ-th of a repeated job name is followed round by round as the
+ * occ-th: the second p entry's bandwidth doubled in both rounds of the
+ * new result is a change of its row only. */
+#define P_RESULTS(a, b)                                                        \
+	"\"results\":[{\"host\":\"h\",\"jobname\":\"p\",\"read\":{"            \
+	"\"bw_bytes\":" a "}},{\"host\":\"h\",\"jobname\":\"p\",\"read\":{"    \
+	"\"bw_bytes\":" b "}}]"
+#define P_ROUNDS(b)                                                            \
+	"{\"rounds\":[{" P_RESULTS("1048576", b) "},{" P_RESULTS(              \
+		"1048576", b) "}]," P_RESULTS("0", "0") "}"
+static void changes__follow_a_repeated_job_round_by_round(void **state)
+{
+	json_object *a = parse(P_ROUNDS("2097152")),
+		    *b = parse(P_ROUNDS("4194304"));
+	struct rio_changes_count c;
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(rio_changes_write(a, b, 5, out, &c), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "| p (read) | MiB/s | 1.00 [1.00, 1.00] "
+				     "| 1.00 [1.00, 1.00] | +0.0%"));
+	assert_non_null(strstr(text, "| p (read) | MiB/s | 2.00 [2.00, 2.00] "
+				     "| 4.00 [4.00, 4.00] | +100.0%"));
+	assert_non_null(strstr(text, "Old result: 2 rounds; new result: 2 "
+				     "rounds."));
+	free(text);
+	json_object_put(a);
+	json_object_put(b);
 }
 
 static void fio_output__keeps_fio_numbers_as_printed(void **state)
@@ -1176,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(resultenv__reads_hosts_exports_and_mounts),
 		cmocka_unit_test(resultenv__reads_mounts_job_files_and_clients),
 		cmocka_unit_test(compare__names_each_environment_difference),
+		cmocka_unit_test(changes__follow_a_repeated_job_round_by_round),
 		cmocka_unit_test(fio_output__keeps_fio_numbers_as_printed),
 		cmocka_unit_test(mountwatch__keeps_mounts_gone_after_the_run),
 		cmocka_unit_test(nfs_transport__names_must_match_mount_protos),

@@ -150,11 +150,11 @@ static double *per_round(const struct rio_resultdoc *doc,
 		r = rio_resultdoc_round(doc, k);
 		v[k] = NAN;
 		if (f->pair) {
-			p = rio_resultdoc_find_pair(r, f->pair, f->occ);
+			p = rio_resultdoc_pair_find(r, f->pair, f->occ);
 			if (p)
 				v[k] = pair_value(p, f);
 		} else {
-			j = rio_resultdoc_find_job(r, f->job, f->occ);
+			j = rio_resultdoc_job_find(r, f->job, f->occ);
 			if (j)
 				v[k] = job_value(j, f);
 		}
@@ -219,7 +219,7 @@ static void jobs_only_in(struct table *t, const struct rio_resultdoc *from,
 
 	for (i = 0; i < rio_resultdoc_njobs(from); i++) {
 		x = rio_resultdoc_job(from, i);
-		if (rio_resultdoc_find_job(
+		if (rio_resultdoc_job_find(
 			    to, x, rio_resultdoc_job_occurrence(from, i)))
 			continue;
 		r = row_add(t, x->jobname, 0);
@@ -237,7 +237,7 @@ static void pairs_only_in(struct table *t, const struct rio_resultdoc *from,
 
 	for (i = 0; i < rio_resultdoc_npairs(from); i++) {
 		x = rio_resultdoc_pair(from, i);
-		if (rio_resultdoc_find_pair(
+		if (rio_resultdoc_pair_find(
 			    to, x, rio_resultdoc_pair_occurrence(from, i)))
 			continue;
 		r = row_add(t, x->workload, 1);
@@ -257,7 +257,7 @@ static void job_rows(struct table *t, const struct rio_resultdoc *a,
 	for (i = 0; i < rio_resultdoc_njobs(a); i++) {
 		f.job = rio_resultdoc_job(a, i);
 		f.occ = rio_resultdoc_job_occurrence(a, i);
-		y = rio_resultdoc_find_job(b, f.job, f.occ);
+		y = rio_resultdoc_job_find(b, f.job, f.occ);
 		if (y)
 			job_figures(t, &f, y, hosts);
 	}
@@ -275,7 +275,7 @@ static void pair_rows(struct table *t, const struct rio_resultdoc *a,
 	for (i = 0; i < rio_resultdoc_npairs(a); i++) {
 		f.pair = rio_resultdoc_pair(a, i);
 		f.occ = rio_resultdoc_pair_occurrence(a, i);
-		if (!rio_resultdoc_find_pair(b, f.pair, f.occ))
+		if (!rio_resultdoc_pair_find(b, f.pair, f.occ))
 			continue;
 		rio_cell_pair_label(label, sizeof(label), f.pair,
 				    rio_resultdoc_pairs_multi_host(a));

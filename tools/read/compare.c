@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -73,38 +73,55 @@ static const struct field job_file_fields[] = {
 	FIELD(struct rio_env_job_file, "sha256", FIELD_STR, sha256), END_FIELDS
 };
 
-/* A field of the object at obj as text; a number the result lacks (0 in
- * the model) and a string it lacks read "null". */
-static const char *field_text(const struct field *f, const void *obj, char *buf,
-			      size_t n)
-{
-	const char *at = (const char *)obj + f->off;
+/* A field's value: a string, or a number (ints and bools as one). */
+struct value {
 	const char *s;
 	double d;
-	int v;
+};
+
+static struct value field_value(const struct field *f, const void *obj)
+{
+	const char *at = (const char *)obj + f->off;
+	struct value v = { NULL, 0 };
+	int i;
 
 	switch (f->kind) {
 	case FIELD_STR:
-		memcpy(&s, at, sizeof(s));
-		return s ? s : "null";
-	case FIELD_INT:
-		memcpy(&v, at, sizeof(v));
-		if (!v)
-			return "null";
-		snprintf(buf, n, "%d", v);
-		return buf;
+		memcpy(&v.s, at, sizeof(v.s));
+		break;
 	case FIELD_NUM:
-		memcpy(&d, at, sizeof(d));
-		if (d == 0)
-			return "null";
-		/* as the result writes it: 10.0, 2.5 */
-		snprintf(buf, n, d == (long)d ? "%.1f" : "%g", d);
-		return buf;
+		memcpy(&v.d, at, sizeof(v.d));
+		break;
+	case FIELD_INT:
 	case FIELD_BOOL:
-		memcpy(&v, at, sizeof(v));
-		return v ? "true" : "false";
+		memcpy(&i, at, sizeof(i));
+		v.d = i;
+		break;
 	}
-	return "null";
+	return v;
+}
+
+/* A value as text: a string or a number the result lacks (a number 0 in
+ * the model) reads "null"; a whole number of a FIELD_NUM keeps its ".0",
+ * as the result writes it. */
+static const char *value_text(const struct field *f, struct value v, char *buf,
+			      size_t n)
+{
+	if (f->kind == FIELD_STR)
+		return v.s ? v.s : "null";
+	if (f->kind == FIELD_BOOL)
+		return v.d ? "true" : "false";
+	if (v.d == 0)
+		return "null";
+	snprintf(buf, n, "%.15g", v.d);
+	if (f->kind == FIELD_NUM && isfinite(v.d) && !strpbrk(buf, ".e"))
+		strncat(buf, ".0", n - strlen(buf) - 1);
+	return buf;
+}
+
+static int value_same(const struct field *f, struct value a, struct value b)
+{
+	return f->kind == FIELD_STR ? rio_streq_or_null(a.s, b.s) : a.d == b.d;
 }
 
 /* Reports every field of fields that differs between a and b, each
@@ -112,18 +129,19 @@ static const char *field_text(const struct field *f, const void *obj, char *buf,
 static int diff_fields(FILE *out, const char *pre, const struct field *fields,
 		       const void *a, const void *b)
 {
+	struct value va, vb;
 	char x[64], y[64];
-	const char *ta, *tb;
 	int n = 0;
 
 	for (; fields->name; fields++) {
-		ta = field_text(fields, a, x, sizeof(x));
-		tb = field_text(fields, b, y, sizeof(y));
-		if (strcmp(ta, tb)) {
-			fprintf(out, "- %s%s: %s -> %s\n", pre, fields->name,
-				ta, tb);
-			n++;
-		}
+		va = field_value(fields, a);
+		vb = field_value(fields, b);
+		if (value_same(fields, va, vb))
+			continue;
+		fprintf(out, "- %s%s: %s -> %s\n", pre, fields->name,
+			value_text(fields, va, x, sizeof(x)),
+			value_text(fields, vb, y, sizeof(y)));
+		n++;
 	}
 	return n;
 }
@@ -284,26 +302,37 @@ static int diff_remotes(FILE *out, const struct rio_resultenv *a,
 	return n;
 }
 
-/* fio.clients[] as one line, "none" when fio ran no client. */
-static const char *clients_text(const struct rio_resultenv *env, char *buf,
-				size_t n)
+static int clients_same(const struct rio_resultenv *a,
+			const struct rio_resultenv *b)
 {
-	size_t i, at = 0;
+	size_t i, n = rio_resultenv_nfio_clients(a);
+
+	if (n != rio_resultenv_nfio_clients(b))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!rio_streq_or_null(rio_resultenv_fio_client(a, i),
+				       rio_resultenv_fio_client(b, i)))
+			return 0;
+	return 1;
+}
+
+/* fio.clients[] on one line, "none" when fio ran no client. */
+static void clients_print(FILE *out, const struct rio_resultenv *env)
+{
+	const char *c;
+	size_t i;
 
 	if (!rio_resultenv_nfio_clients(env))
-		return "none";
-	buf[0] = '\0';
-	for (i = 0; i < rio_resultenv_nfio_clients(env) && at < n; i++)
-		at += snprintf(buf + at, n - at, "%s%s", i ? " " : "",
-			       rio_resultenv_fio_client(env, i));
-	return buf;
+		fputs("none", out);
+	for (i = 0; i < rio_resultenv_nfio_clients(env); i++) {
+		c = rio_resultenv_fio_client(env, i);
+		fprintf(out, "%s%s", i ? " " : "", c ? c : "null");
+	}
 }
 
 static int diff_env(FILE *out, const struct rio_resultenv *a,
 		    const struct rio_resultenv *b)
 {
-	char x[512], y[512];
-	const char *ca, *cb;
 	int n;
 
 	n = diff_host(out, "", rio_resultenv_host(a), rio_resultenv_host(b));
@@ -314,22 +343,28 @@ static int diff_env(FILE *out, const struct rio_resultenv *a,
 			rio_resultenv_njob_files(a),
 			rio_resultenv_job_file(b, 0),
 			rio_resultenv_njob_files(b));
-	ca = clients_text(a, x, sizeof(x));
-	cb = clients_text(b, y, sizeof(y));
-	if (strcmp(ca, cb)) {
-		fprintf(out, "- fio clients: %s -> %s\n", ca, cb);
+	if (!clients_same(a, b)) {
+		fputs("- fio clients: ", out);
+		clients_print(out, a);
+		fputs(" -> ", out);
+		clients_print(out, b);
+		fputs("\n", out);
 		n++;
 	}
 	return n + diff_remotes(out, a, b);
 }
 
-/* The environments of a and b as the models read them; -ENOMEM. */
+/* The environments of a and b as the models read them: how many fields
+ * differ, or the reader's -errno. */
 static int env_differences(json_object *a, json_object *b, FILE *out)
 {
 	struct rio_resultenv *ea = NULL, *eb = NULL;
-	int n = -ENOMEM;
+	int n;
 
-	if (!rio_resultenv_read(a, &ea) && !rio_resultenv_read(b, &eb))
+	n = rio_resultenv_read(a, &ea);
+	if (!n)
+		n = rio_resultenv_read(b, &eb);
+	if (!n)
 		n = diff_env(out, ea, eb);
 	rio_resultenv_delete(&ea);
 	rio_resultenv_delete(&eb);

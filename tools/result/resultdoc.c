@@ -335,7 +335,10 @@ static void multi_host_of(struct rio_resultdoc *rd)
 		rd->pairs_multi_host = host_differs(&first, rd->pairs[i].host);
 }
 
-/* Each round's own model; a round holds no rounds, so this ends there. */
+static int read_new(json_object *doc, int top, struct rio_resultdoc **out);
+
+/* Each round's own model, read as a round: what a round holds of rounds
+ * is not read, so a crafted result cannot nest them. */
 static int rounds_of(struct rio_resultdoc *rd)
 {
 	json_object *rs = rio_json_get(rd->doc, "rounds");
@@ -346,13 +349,13 @@ static int rounds_of(struct rio_resultdoc *rd)
 	if (!rd->rounds)
 		return -ENOMEM;
 	for (k = 0; k < rd->nrounds; k++)
-		if (rio_resultdoc_read(json_object_array_get_idx(rs, k),
-				       &rd->rounds[k]))
+		if (read_new(json_object_array_get_idx(rs, k), 0,
+			     &rd->rounds[k]))
 			return -ENOMEM;
 	return 0;
 }
 
-static int read_all(struct rio_resultdoc *rd)
+static int read_all(struct rio_resultdoc *rd, int top)
 {
 	json_object *rs = rio_json_get(rd->doc, "results");
 	json_object *cs = rio_json_get(rd->doc, "comparisons");
@@ -360,7 +363,8 @@ static int read_all(struct rio_resultdoc *rd)
 	size_t i;
 
 	rd->hostname = rio_json_str(rio_json_get(rd->doc, "host"), "hostname");
-	rd->nrounds = (int)rio_json_len(rio_json_get(rd->doc, "rounds"));
+	rd->nrounds =
+		top ? (int)rio_json_len(rio_json_get(rd->doc, "rounds")) : 0;
 	rd->has_cpu = rio_json_get(rd->doc, "cpu") != NULL;
 	rd->cpu_match = rio_json_str(rio_json_get(rd->doc, "cpu"), "match");
 	rd->link_ceiling = link_ceiling_of(rio_json_get(rd->doc, "links"));
@@ -390,7 +394,8 @@ static int read_all(struct rio_resultdoc *rd)
 	return cpu_hosts_of(rd);
 }
 
-int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
+/* A model of doc: a result (top), or one of its rounds. */
+static int read_new(json_object *doc, int top, struct rio_resultdoc **out)
 {
 	struct rio_resultdoc *rd = calloc(1, sizeof(*rd));
 
@@ -398,12 +403,17 @@ int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
 	if (!rd)
 		return -ENOMEM;
 	rd->doc = json_object_get(doc);
-	if (read_all(rd)) {
+	if (read_all(rd, top)) {
 		rio_resultdoc_delete(&rd);
 		return -ENOMEM;
 	}
 	*out = rd;
 	return 0;
+}
+
+int rio_resultdoc_read(json_object *doc, struct rio_resultdoc **out)
+{
+	return read_new(doc, 1, out);
 }
 
 void rio_resultdoc_delete(struct rio_resultdoc **rdp)
@@ -463,7 +473,7 @@ int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i)
 	return n;
 }
 
-const struct rio_res_job *rio_resultdoc_find_job(const struct rio_resultdoc *rd,
+const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
 						 const struct rio_res_job *like,
 						 int occ)
 {
@@ -486,7 +496,7 @@ int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i)
 }
 
 const struct rio_res_pair *
-rio_resultdoc_find_pair(const struct rio_resultdoc *rd,
+rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *like, int occ)
 {
 	size_t i;

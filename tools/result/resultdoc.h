@@ -178,12 +178,12 @@ const struct rio_res_pair *rio_resultdoc_pair(const struct rio_resultdoc *rd,
  * entry i are the same, find the occ-th like like (NULL when none).
  */
 int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i);
-const struct rio_res_job *rio_resultdoc_find_job(const struct rio_resultdoc *rd,
+const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
 						 const struct rio_res_job *like,
 						 int occ);
 int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i);
 const struct rio_res_pair *
-rio_resultdoc_find_pair(const struct rio_resultdoc *rd,
+rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *like, int occ);
 
 size_t rio_resultdoc_nbaselines(const struct rio_resultdoc *rd);

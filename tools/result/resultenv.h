@@ -38,7 +38,7 @@ struct rio_env_export {
 
 /* An NFS mount (environment.status.nfs_mounts[], or
  * environment.nfs_mounts_during_run[]); a number it lacks is 0, but
- * nconnect 1 (one connection, the kernel's default). */
+ * nconnect 1: the kernel leaves it out at its default, one connection. */
 struct rio_env_mount {
 	const char *source, *mountpoint, *fstype, *proto, *vers;
 	int port, rsize, wsize, nconnect;
@@ -83,7 +83,7 @@ int rio_resultenv_read_parts(json_object *host, json_object *remote_hosts,
 			     json_object *mounts, struct rio_resultenv **out);
 /* Reads an environment's status alone (a result's environment.status,
  * as rio_envstatus_gather makes it): the model's host then has its RDMA
- * devices and exports, nothing else. */
+ * devices, exports and NFS mounts, nothing else. */
 int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out);
 void rio_resultenv_delete(struct rio_resultenv **env);
 
