@@ -23,6 +23,7 @@
 #include "result/fiooutput.h"
 #include "result/outfile.h"
 #include "result/result.h"
+#include "result/resultdoc.h"
 #include "run/baseline.h"
 #include "run/fiohosts.h"
 #include "run/fiorun.h"
@@ -339,19 +340,22 @@ static int run_rounds(const struct rio_args *a, struct run *r)
 /* Whether a --baseline failed in some round (its record has an error). */
 static bool baselines_failed(json_object *doc)
 {
-	json_object *rounds = rio_json_get(doc, "rounds"), *b;
-	size_t k, i, n = rounds ? rio_json_len(rounds) : 1;
+	const struct rio_resultdoc *round;
+	struct rio_resultdoc *rd;
+	bool failed = false;
+	size_t i;
+	int k;
 
-	for (k = 0; k < n; k++) {
-		b = rio_json_get(rounds ? json_object_array_get_idx(rounds, k)
-					: doc,
-				 "baselines");
-		for (i = 0; i < rio_json_len(b); i++)
-			if (rio_json_get(json_object_array_get_idx(b, i),
-					 "error"))
-				return true;
-	}
-	return false;
+	/* Out of memory: which baselines failed is not known, and the run
+	 * does not say it succeeded. */
+	if (rio_resultdoc_read(doc, &rd))
+		return true;
+	for (k = 0; (round = rio_resultdoc_round(rd, k)); k++)
+		for (i = 0; i < rio_resultdoc_nbaselines(round); i++)
+			failed |=
+				rio_resultdoc_baseline(round, i)->error != NULL;
+	rio_resultdoc_delete(&rd);
+	return failed;
 }
 
 /* Runs fio, then builds, validates, writes and reports the result. */

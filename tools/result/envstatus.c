@@ -4,26 +4,30 @@
 
 #include "result/envstatus.h"
 #include "result/host.h"
-#include "base/jsonread.h"
+#include "base/streq.h"
+#include "result/resultenv.h"
 #include "rc_status.h"
 
 static void warn_software(json_object *status, json_object *warnings)
 {
-	json_object *devs = rio_json_get(status, "rdma_devices"), *d;
+	const struct rio_env_device *d;
+	const struct rio_env_host *h;
+	struct rio_resultenv *env;
 	size_t i;
 
-	for (i = 0; devs && i < rio_json_len(devs); i++) {
-		d = json_object_array_get_idx(devs, i);
-		if (rio_json_str(d, "transport") &&
-		    !strcmp(rio_json_str(d, "transport"), "software"))
+	/* Out of memory here leaves the warning out, not the status. */
+	if (rio_resultenv_read_status(status, &env))
+		return;
+	h = rio_resultenv_host(env);
+	for (i = 0; i < h->ndevices; i++) {
+		d = &h->devices[i];
+		if (rio_streq(d->transport, "software"))
 			rio_warn_add(
 				warnings, "software-rdma",
 				"RDMA device %s is software (%s): its numbers measure the CPU, not a NIC, and Soft-RoCE is often slower than TCP on the same link",
-				rio_json_str(d, "name"),
-				rio_json_str(d, "driver")
-					? rio_json_str(d, "driver")
-					: "no driver");
+				d->name, d->driver ? d->driver : "no driver");
 	}
+	rio_resultenv_delete(&env);
 }
 
 json_object *rio_envstatus_gather(const char *root, json_object *warnings)

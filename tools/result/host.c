@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "result/host.h"
-#include "base/jsonread.h"
+#include "result/resultenv.h"
 #include "rc_spawn.h"
 
 #ifndef RDMAIO_VERSION
@@ -199,15 +199,18 @@ json_object *rio_host_versions(const char *fio)
 
 void rio_host_warn_cpu(json_object *host, json_object *warnings)
 {
-	json_object *cpu = rio_json_get(host, "cpu");
+	const struct rio_env_host *h;
+	struct rio_resultenv *env;
 
-	if (json_object_get_boolean(rio_json_get(cpu, "emulated")))
+	/* Out of memory here leaves the warning out, not the host. */
+	if (rio_resultenv_read_parts(host, NULL, NULL, &env))
+		return;
+	h = rio_resultenv_host(env);
+	if (h->cpu_emulated)
 		rio_warn_add(
 			warnings, "emulated-cpu",
 			"the CPU is emulated (%s%s): every figure is 10-50x below hardware; compare only ratios measured in the same run",
-			rio_json_str(cpu, "model") ? rio_json_str(cpu, "model")
-						   : "unknown model",
-			json_object_get_boolean(rio_json_get(host, "lab"))
-				? ", rdmaio lab"
-				: "");
+			h->cpu_model ? h->cpu_model : "unknown model",
+			h->lab ? ", rdmaio lab" : "");
+	rio_resultenv_delete(&env);
 }

@@ -170,6 +170,7 @@ static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
 	h->cpu_count = int_of(cpu, "count", 0);
 	h->cpu_emulated =
 		json_object_get_boolean(rio_json_get(cpu, "emulated"));
+	h->lab = json_object_get_boolean(rio_json_get(host, "lab"));
 	h->rdmaio = rio_json_str(ver, "rdmaio");
 	h->fio = rio_json_str(ver, "fio");
 	h->rdma_core = rio_json_str(ver, "rdma_core");

@@ -53,6 +53,7 @@ struct rio_env_host {
 	size_t naddresses;
 	int has_addresses; /* 0: none recorded (not even an empty list) */
 	int cpu_count, cpu_emulated;
+	int lab; /* host.lab: an rdmaio lab guest */
 	const char *rdmaio, *fio, *rdma_core; /* versions */
 	const char *source; /* where its environment came from */
 	const struct rio_env_device *devices;
