@@ -88,7 +88,8 @@ static int print_checks(json_object *checks, json_object *warnings)
  * prints them; returns how many are flagged, -1 when out of memory. A
  * result's job files say whose [global] fio's "global options" are. */
 static int check_run(json_object *doc, json_object *output,
-		     const struct rio_hostmap *map, json_object *links)
+		     const struct rio_hostmap *map,
+		     const struct rio_links *links)
 {
 	struct rio_resultenv *env = NULL;
 	json_object *checks, *warnings;
@@ -128,7 +129,8 @@ static int check_run(json_object *doc, json_object *output,
 /* Each round of a result of rounds, as the run of fio it was; -1 when one
  * holds no fio output. */
 static int check_rounds(const char *path, json_object *doc,
-			const struct rio_hostmap *map, json_object *links)
+			const struct rio_hostmap *map,
+			const struct rio_links *links)
 {
 	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0, r;
 	json_object *view, *output;
@@ -153,8 +155,9 @@ static int check_rounds(const char *path, json_object *doc,
 
 int rio_cmd_check(struct rio_args *a)
 {
-	json_object *doc, *output, *links;
 	struct rio_hostmap *map = NULL;
+	json_object *doc, *output;
+	struct rio_links links;
 	int flagged = 0, ret = 1;
 
 	if (a->npos != 1) {
@@ -163,20 +166,24 @@ int rio_cmd_check(struct rio_args *a)
 	}
 	if (check_input(a->pos[0], &doc, &output))
 		return 1;
-	links = rio_check_links(&a->link,
+	switch (rio_check_links(&a->link,
 				rio_json_get(rio_json_get(doc, "environment"),
-					     "status"));
-	if (!links)
-		ret = 2;
-	else
+					     "status"),
+				&links)) {
+	case 0:
 		map = rio_result_hostmap(doc);
+		break;
+	case -EINVAL:
+		ret = 2;
+		break;
+	}
 	if (map) {
-		flagged = output ? check_run(doc, output, map, links)
-				 : check_rounds(a->pos[0], doc, map, links);
+		flagged = output ? check_run(doc, output, map, &links)
+				 : check_rounds(a->pos[0], doc, map, &links);
 		ret = flagged < 0 ? 1 : flagged ? EXIT_FLAGGED : 0;
 	}
 	rio_hostmap_delete(&map);
-	json_object_put(links);
+	rio_check_links_free(&links);
 	json_object_put(output);
 	json_object_put(doc);
 	return ret;

@@ -66,6 +66,22 @@ static json_object *parse(const char *text)
 	return o;
 }
 
+/* The links as the result writes them; NULL when rio_check_links
+ * refuses. */
+static json_object *links_json(const struct rio_link_opt *opt,
+			       json_object *status)
+{
+	struct rio_links links;
+	json_object *arr;
+
+	if (rio_check_links(opt, status, &links))
+		return NULL;
+	arr = rio_check_links_json(&links);
+	assert_non_null(arr);
+	rio_check_links_free(&links);
+	return arr;
+}
+
 static void links__option_is_validated(void **state)
 {
 	struct rio_link_opt bad = { .rate_gbps = 100, .link_layer = "fddi" };
@@ -73,8 +89,11 @@ static void links__option_is_validated(void **state)
 	json_object *l;
 
 	(void)state;
-	assert_null(rio_check_links(&bad, NULL));
-	l = rio_check_links(&ok, NULL);
+	struct rio_links none;
+
+	assert_int_equal(rio_check_links(&bad, NULL, &none), -EINVAL);
+	assert_int_equal((int)none.n, 0);
+	l = links_json(&ok, NULL);
 	assert_int_equal(rio_json_len(l), 1);
 	assert_string_equal(rio_json_str(json_object_array_get_idx(l, 0),
 					 "link_layer"),
@@ -95,10 +114,10 @@ static void links__active_hardware_ports_and_qdr_encoding(void **state)
 		"{\"rdma_devices\":[{\"name\":\"rxe0\",\"transport\":\"software\","
 		"\"ports\":[{\"port\":1,\"state\":\"ACTIVE\",\"link_layer\":\"Ethernet\","
 		"\"active_mtu\":1024,\"rate\":\"2.5 Gb/sec (1X SDR)\",\"rate_gbps\":2.5}]}]}");
-	json_object *l = rio_check_links(&none, st), *l2;
+	json_object *l = links_json(&none, st), *l2;
 
 	(void)state;
-	l2 = rio_check_links(&none, sw);
+	l2 = links_json(&none, sw);
 	assert_int_equal(rio_json_len(l2), 0);
 	json_object_put(l2);
 	json_object_put(sw);
@@ -924,15 +943,16 @@ static json_object *checks_64g(json_object *out, json_object *runs,
 			       struct rio_hostmap *map, int *flagged)
 {
 	struct rio_link_opt opt = { .rate_gbps = 64 };
-	json_object *links = rio_check_links(&opt, NULL), *checks;
-	json_object *warnings = json_object_new_array();
+	json_object *warnings = json_object_new_array(), *checks;
 	struct rio_fio_output *fio = model(out, map);
+	struct rio_links links;
 
-	checks = rio_check_run(fio, runs, map, links, warnings, flagged);
+	assert_int_equal(rio_check_links(&opt, NULL, &links), 0);
+	checks = rio_check_run(fio, runs, map, &links, warnings, flagged);
 	rio_fio_output_delete(&fio);
 	assert_int_equal(rio_json_len(warnings), 0);
 	json_object_put(warnings);
-	json_object_put(links);
+	rio_check_links_free(&links);
 	return checks;
 }
 

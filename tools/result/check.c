@@ -28,23 +28,74 @@ double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu)
 	return rate_gbps * 1e9 / 8 * mtu / (mtu + overhead);
 }
 
-static json_object *link_json(const char *source, const char *dev, int port,
-			      const char *ll, double gbps, int mtu)
+static json_object *link_json(const struct rio_link *l)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "source", json_object_new_string(source));
+	json_object_object_add(o, "source", json_object_new_string(l->source));
 	json_object_object_add(o, "device",
-			       dev ? json_object_new_string(dev) : NULL);
+			       l->device ? json_object_new_string(l->device)
+					 : NULL);
 	json_object_object_add(o, "port",
-			       port ? json_object_new_int(port) : NULL);
-	json_object_object_add(o, "link_layer", json_object_new_string(ll));
-	json_object_object_add(o, "rate_gbps", json_object_new_double(gbps));
-	json_object_object_add(o, "active_mtu", json_object_new_int(mtu));
-	json_object_object_add(
-		o, "ceiling_bytes_per_s",
-		json_object_new_double(rio_check_ceiling(gbps, ll, mtu)));
+			       l->port ? json_object_new_int(l->port) : NULL);
+	json_object_object_add(o, "link_layer",
+			       json_object_new_string(l->link_layer));
+	json_object_object_add(o, "rate_gbps",
+			       json_object_new_double(l->rate_gbps));
+	json_object_object_add(o, "active_mtu",
+			       json_object_new_int(l->active_mtu));
+	json_object_object_add(o, "ceiling_bytes_per_s",
+			       json_object_new_double(l->ceiling));
 	return o;
+}
+
+json_object *rio_check_links_json(const struct rio_links *links)
+{
+	json_object *arr = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < links->n; i++) {
+		o = link_json(&links->v[i]);
+		if (!o || json_object_array_add(arr, o)) {
+			json_object_put(o);
+			json_object_put(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+void rio_check_links_free(struct rio_links *links)
+{
+	while (links->n)
+		free(links->v[--links->n].device);
+	free(links->v);
+	links->v = NULL;
+}
+
+/* Adds a link; -ENOMEM. */
+static int link_add(struct rio_links *links, const char *source,
+		    const char *dev, int port, const char *ll, double gbps,
+		    int mtu)
+{
+	struct rio_link *v = realloc(links->v, (links->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	links->v = v;
+	v[links->n] = (struct rio_link){
+		.source = source,
+		.device = dev ? strdup(dev) : NULL,
+		.port = port,
+		.link_layer = ll,
+		.rate_gbps = gbps,
+		.active_mtu = mtu,
+		.ceiling = rio_check_ceiling(gbps, ll, mtu),
+	};
+	if (dev && !v[links->n].device)
+		return -ENOMEM;
+	links->n++;
+	return 0;
 }
 
 /*
@@ -61,12 +112,13 @@ static double data_gbps(const struct rio_env_port *p)
 	return p->rate_gbps;
 }
 
-/* A link per active port of the host's hardware RDMA devices. */
-static void device_links(json_object *arr, const struct rio_env_host *h)
+/* A link per active port of the host's hardware RDMA devices; -ENOMEM. */
+static int device_links(struct rio_links *links, const struct rio_env_host *h)
 {
 	const struct rio_env_device *d;
 	const struct rio_env_port *p;
 	size_t i, j;
+	int ib;
 
 	for (i = 0; i < h->ndevices; i++) {
 		d = &h->devices[i];
@@ -79,55 +131,57 @@ static void device_links(json_object *arr, const struct rio_env_host *h)
 			if (!p->state || strcasecmp(p->state, "ACTIVE") ||
 			    data_gbps(p) <= 0)
 				continue;
+			ib = p->link_layer &&
+			     !strcasecmp(p->link_layer, "infiniband");
 			/* Unknown MTU: 4096 gives the highest ceiling, so
 			 * the check can miss a claim but never invents one. */
-			json_object_array_add(
-				arr,
-				link_json("environment", d->name, p->port,
-					  p->link_layer &&
-							  !strcasecmp(
-								  p->link_layer,
-								  "infiniband")
-						  ? "infiniband"
-						  : "ethernet",
-					  data_gbps(p),
-					  p->active_mtu < 256 ? 4096
-							      : p->active_mtu));
+			if (link_add(links, "environment", d->name, p->port,
+				     ib ? "infiniband" : "ethernet",
+				     data_gbps(p),
+				     p->active_mtu < 256 ? 4096
+							 : p->active_mtu))
+				return -ENOMEM;
 		}
 	}
+	return 0;
 }
 
-json_object *rio_check_links(const struct rio_link_opt *opt,
-			     json_object *env_status)
+/* The --link-gbps link; -EINVAL (printed) when the options are not one. */
+static int option_link(const struct rio_link_opt *opt, struct rio_links *out)
 {
-	json_object *arr = json_object_new_array();
-	struct rio_resultenv *env;
-	const char *ll;
-	int mtu;
+	const char *ll = opt->link_layer ? opt->link_layer : "ethernet";
+	int mtu = opt->mtu ? opt->mtu : 4096;
 
-	if (opt->rate_gbps > 0 || opt->link_layer || opt->mtu) {
-		ll = opt->link_layer ? opt->link_layer : "ethernet";
-		mtu = opt->mtu ? opt->mtu : 4096;
-		if (!(opt->rate_gbps > 0) ||
-		    (strcmp(ll, "ethernet") && strcmp(ll, "infiniband")) ||
-		    mtu < 256 || mtu > 4096) {
-			rc_err("link: need --link-gbps > 0, --link-layer ethernet|infiniband and --mtu 256..4096 (got %g Gb/s, %s, %d)",
-			       opt->rate_gbps, ll, mtu);
-			json_object_put(arr);
-			return NULL;
-		}
-		json_object_array_add(arr, link_json("option", NULL, 0, ll,
-						     opt->rate_gbps, mtu));
-		return arr;
+	if (!(opt->rate_gbps > 0) ||
+	    (strcmp(ll, "ethernet") && strcmp(ll, "infiniband")) || mtu < 256 ||
+	    mtu > 4096) {
+		rc_err("link: need --link-gbps > 0, --link-layer ethernet|infiniband and --mtu 256..4096 (got %g Gb/s, %s, %d)",
+		       opt->rate_gbps, ll, mtu);
+		return -EINVAL;
 	}
-	if (rio_resultenv_read_status(env_status, &env)) {
+	return link_add(out, "option", NULL, 0,
+			strcmp(ll, "ethernet") ? "infiniband" : "ethernet",
+			opt->rate_gbps, mtu);
+}
+
+int rio_check_links(const struct rio_link_opt *opt, json_object *env_status,
+		    struct rio_links *out)
+{
+	struct rio_resultenv *env;
+	int ret;
+
+	*out = (struct rio_links){ NULL, 0 };
+	if (opt->rate_gbps > 0 || opt->link_layer || opt->mtu)
+		ret = option_link(opt, out);
+	else if (!(ret = rio_resultenv_read_status(env_status, &env))) {
+		ret = device_links(out, rio_resultenv_host(env));
+		rio_resultenv_delete(&env);
+	}
+	if (ret == -ENOMEM)
 		rc_call_err(ENOMEM, "link: read the RDMA ports");
-		json_object_put(arr);
-		return NULL;
-	}
-	device_links(arr, rio_resultenv_host(env));
-	rio_resultenv_delete(&env);
-	return arr;
+	if (ret)
+		rio_check_links_free(out);
+	return ret;
 }
 
 static const char *const ceiling_causes[] = {
@@ -164,29 +218,27 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
 	json_object_array_add(arr, c);
 }
 
-static double links_ceiling(json_object *links, const char *host,
+static double links_ceiling(const struct rio_links *links, const char *host,
 			    const struct rio_hostmap *hosts, char *desc,
 			    size_t dlen)
 {
+	const struct rio_link *l;
 	double sum = 0;
-	json_object *l;
 	size_t i;
 	int n = 0;
 
 	desc[0] = '\0';
-	for (i = 0; i < rio_json_len(links); i++) {
-		l = json_object_array_get_idx(links, i);
+	for (i = 0; i < links->n; i++) {
+		l = &links->v[i];
 		/* The environment describes this host only. */
-		if (!strcmp(rio_json_str(l, "source"), "environment") &&
+		if (!strcmp(l->source, "environment") &&
 		    !rio_hostmap_is_local(hosts, host))
 			continue;
-		sum += rio_json_num(l, "ceiling_bytes_per_s", 0);
+		sum += l->ceiling;
 		n++;
 		snprintf(desc + strlen(desc), dlen - strlen(desc),
 			 "%s%g Gb/s %s MTU %d", n > 1 ? " + " : "",
-			 rio_json_num(l, "rate_gbps", 0),
-			 rio_json_str(l, "link_layer"),
-			 (int)rio_json_num(l, "active_mtu", 0));
+			 l->rate_gbps, l->link_layer, l->active_mtu);
 	}
 	return n ? sum : NAN;
 }
@@ -411,7 +463,7 @@ static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
 
 /* The payload-ceiling check of one group's direction d, when it moved data. */
 static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
-			int d, json_object *links,
+			int d, const struct rio_links *links,
 			const struct rio_hostmap *hosts, json_object *runs,
 			int *flagged)
 {
@@ -479,8 +531,9 @@ static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
 }
 
 json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
-			   const struct rio_hostmap *hosts, json_object *links,
-			   json_object *warnings, int *flagged)
+			   const struct rio_hostmap *hosts,
+			   const struct rio_links *links, json_object *warnings,
+			   int *flagged)
 {
 	int i, j, k, d, n = rio_fio_output_njobs(fio);
 	json_object *arr = json_object_new_array();
@@ -507,7 +560,7 @@ json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
 			group_check(arr, jobs, m, k, d, links, hosts, runs,
 				    flagged);
 	}
-	if (!rio_json_len(links))
+	if (!links->n)
 		rio_warn_add(
 			warnings, "no-link",
 			"no link rate known (no ACTIVE hardware RDMA port, no --link-gbps; software RDMA devices have none): bandwidth was not checked against a link's payload ceiling");

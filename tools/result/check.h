@@ -26,14 +26,35 @@ struct rio_link_opt {
  */
 double rio_check_ceiling(double rate_gbps, const char *link_layer, int mtu);
 
+/* A link the jobs may have used (the result's links[]): the option's,
+ * or an ACTIVE port of a hardware RDMA device. */
+struct rio_link {
+	const char *source; /* "option" or "environment" */
+	char *device; /* NULL for the option's */
+	int port; /* 0 for the option's */
+	const char *link_layer; /* "ethernet" or "infiniband" */
+	double rate_gbps;
+	int active_mtu;
+	double ceiling; /* payload bytes/s: rio_check_ceiling */
+};
+
+struct rio_links {
+	struct rio_link *v;
+	size_t n;
+};
+
 /*
- * The result's "links": the option's link if given, else every ACTIVE port
- * of a hardware device in the environment status (read through
- * resultenv.h). Returns NULL after printing why when the option is invalid
- * or memory ran out.
+ * The links: the option's link if given, else every ACTIVE port of a
+ * hardware device in the environment status (read through resultenv.h).
+ * Returns 0, -EINVAL after printing why the option is invalid, or -ENOMEM
+ * (printed); *out is then empty. Free with rio_check_links_free.
  */
-json_object *rio_check_links(const struct rio_link_opt *opt,
-			     json_object *env_status);
+int rio_check_links(const struct rio_link_opt *opt, json_object *env_status,
+		    struct rio_links *out);
+void rio_check_links_free(struct rio_links *links);
+
+/* The result's "links" array; NULL when out of memory. */
+json_object *rio_check_links_json(const struct rio_links *links);
 
 /*
  * The result's "checks": per host, fio group and direction, the most
@@ -51,8 +72,9 @@ json_object *rio_check_links(const struct rio_link_opt *opt,
  * summed together.
  */
 json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
-			   const struct rio_hostmap *hosts, json_object *links,
-			   json_object *warnings, int *flagged);
+			   const struct rio_hostmap *hosts,
+			   const struct rio_links *links, json_object *warnings,
+			   int *flagged);
 
 /*
  * Appends one check object; causes is a NULL-terminated list of likely

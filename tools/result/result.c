@@ -267,7 +267,8 @@ struct measure {
 	struct rio_fio_output **fios; /* each round's fio output read */
 	const struct rio_fio_output *fio; /* r's */
 	const struct rio_hostmap *map;
-	json_object *links, *host, *warnings;
+	const struct rio_links *links;
+	json_object *host, *warnings;
 	const char *caveat, *pre;
 };
 
@@ -331,11 +332,14 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 static int add_measurements(json_object *doc, const struct measure *m,
 			    int *flagged)
 {
-	json_object *checks;
+	json_object *checks, *links;
 
 	if (measure(doc, m))
 		return -ENOMEM;
-	json_object_object_add(doc, "links", json_object_get(m->links));
+	links = rio_check_links_json(m->links);
+	if (!links)
+		return -ENOMEM;
+	json_object_object_add(doc, "links", links);
 	checks = run_checks(m, m->warnings, flagged);
 	if (!checks)
 		return -ENOMEM;
@@ -448,7 +452,7 @@ static int add_rounds(json_object *doc, const struct measure *m, int *flagged)
 {
 	json_object *rounds = json_object_new_array();
 	json_object *checks = json_object_new_array();
-	json_object *round;
+	json_object *round, *links;
 	char caveat[256];
 	int k, f = 0;
 
@@ -470,11 +474,13 @@ static int add_rounds(json_object *doc, const struct measure *m, int *flagged)
 				       rio_rounds_baselines(rounds));
 	snprintf(caveat, sizeof(caveat), "median of %d rounds%s%s",
 		 m->in->nrounds, m->caveat ? "; " : "", m->caveat ?: "");
-	if (rio_derive_verdicts(doc, caveat)) {
+	links = rio_check_links_json(m->links);
+	if (!links || rio_derive_verdicts(doc, caveat)) {
+		json_object_put(links);
 		json_object_put(checks);
 		return -ENOMEM;
 	}
-	json_object_object_add(doc, "links", json_object_get(m->links));
+	json_object_object_add(doc, "links", links);
 	json_object_object_add(doc, "checks", checks);
 	for (k = 0; k < (int)rio_json_len(checks); k++)
 		*flagged += !strcmp(
@@ -528,10 +534,11 @@ static struct rio_fio_output **read_outputs(const struct rio_result_in *in,
 int rio_result_build(const struct rio_result_in *in, json_object **out,
 		     int *flagged)
 {
-	json_object *doc, *host, *env, *warnings, *links;
+	json_object *doc, *host, *env, *warnings;
 	int nout = in->nrounds > 1 ? in->nrounds : 1;
 	struct rio_fio_output **fios = NULL;
-	struct rio_hostmap *map;
+	struct rio_hostmap *map = NULL;
+	struct rio_links links;
 	char created[32];
 	time_t now = time(NULL);
 	struct measure m;
@@ -542,17 +549,18 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	host = rio_host_describe(in->root);
 	env = rio_envstatus_gather(in->root, warnings);
 	json_object_object_add(env, "nfs_mounts_during_run", mounts_seen(in));
-	links = rio_check_links(&in->link, rio_json_get(env, "status"));
-	map = hostmap_build(in, rio_json_str(host, "hostname"));
+	err = rio_check_links(&in->link, rio_json_get(env, "status"), &links);
+	if (!err)
+		map = hostmap_build(in, rio_json_str(host, "hostname"));
 	if (map)
 		fios = read_outputs(in, map, nout);
-	if (!links || !fios) {
-		json_object_put(links);
+	if (err || !fios) {
+		rio_check_links_free(&links);
 		json_object_put(warnings);
 		json_object_put(host);
 		json_object_put(env);
 		rio_hostmap_delete(&map);
-		return links ? -ENOMEM : -EINVAL;
+		return err ? err : -ENOMEM;
 	}
 	rio_host_warn_cpu(host, warnings);
 	warn_unrecorded(in, warnings);
@@ -580,14 +588,14 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 			      .fios = fios,
 			      .fio = fios[0],
 			      .map = map,
-			      .links = links,
+			      .links = &links,
 			      .host = host,
 			      .warnings = warnings,
 			      .caveat = rio_result_caveat(warnings),
 			      .pre = "" };
 	err = in->nrounds > 1 ? add_rounds(doc, &m, flagged)
 			      : add_measurements(doc, &m, flagged);
-	json_object_put(links);
+	rio_check_links_free(&links);
 	json_object_object_add(doc, "warnings", warnings);
 	free_outputs(fios, nout);
 	rio_hostmap_delete(&map);
