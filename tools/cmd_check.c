@@ -18,18 +18,9 @@
 /* Some check is flagged: not a failure to run, not a pass either. */
 #define EXIT_FLAGGED 3
 
-/* A result's fio output, or doc itself: fio's JSON (a new reference). */
-static json_object *result_output(json_object *doc)
-{
-	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
-
-	return json_object_get(o ? o : doc);
-}
-
 static int is_fio_output(json_object *output)
 {
-	return rio_json_str(output, "fio version") &&
-	       rio_fio_output_count(output);
+	return rio_fio_output_is_fio(output) && rio_fio_output_count(output);
 }
 
 /* A fio JSON, or a result and the fio output in it (a new reference; NULL
@@ -43,9 +34,7 @@ static int check_input(const char *path, json_object **doc,
 		json_object_put(*doc);
 		return 1;
 	}
-	*output = rio_json_len(rio_json_get(*doc, "rounds"))
-			  ? NULL
-			  : result_output(*doc);
+	*output = rio_result_nrounds(*doc) ? NULL : rio_result_fio_output(*doc);
 	if (!*output || is_fio_output(*output))
 		return 0;
 	rc_err("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
@@ -96,24 +85,23 @@ static int check_run(json_object *doc, json_object *output,
 	struct rio_fio_output *fio;
 	int flagged = 0;
 
-	if (rio_fio_output_read(output,
-				rio_json_len(rio_json_get(doc, "job_files")),
-				map, &fio)) {
-		rc_err("check: out of memory reading fio's output");
-		return -1;
-	}
 	if (rio_resultenv_read(doc, &env)) {
 		rc_err("check: out of memory reading the result's hosts");
-		rio_fio_output_delete(&fio);
+		return -1;
+	}
+	if (rio_fio_output_read(output, (int)rio_resultenv_njob_files(env), map,
+				&fio)) {
+		rc_err("check: out of memory reading fio's output");
+		rio_resultenv_delete(&env);
 		return -1;
 	}
 	warnings = json_object_new_array();
-	checks = rio_check_run(fio,
-			       rio_json_get(rio_json_get(doc, "fio"), "runs"),
-			       map, links, warnings, &flagged);
+	checks = rio_check_run(fio, rio_result_fio_runs(doc), map, links,
+			       warnings, &flagged);
 	rio_check_nfs_transport(fio, map, env, checks, &flagged);
-	/* A bare fio JSON says nothing of its hosts. */
-	if (rio_json_get(doc, "fio"))
+	/* fio's own JSON (the output is the document) says nothing of its
+	 * hosts. */
+	if (output != doc)
 		rio_check_loopback(fio, env, checks, &flagged);
 	if (print_checks(checks, warnings)) {
 		rc_err("check: out of memory printing the checks");
@@ -132,12 +120,12 @@ static int check_rounds(const char *path, json_object *doc,
 			const struct rio_hostmap *map,
 			const struct rio_links *links)
 {
-	int k, n = rio_json_len(rio_json_get(doc, "rounds")), flagged = 0, r;
+	int k, n = rio_result_nrounds(doc), flagged = 0, r;
 	json_object *view, *output;
 
 	for (k = 0; k < n && flagged >= 0; k++) {
 		view = rio_result_round_view(doc, k);
-		output = result_output(view);
+		output = rio_result_fio_output(view);
 		if (is_fio_output(output)) {
 			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
 			r = check_run(view, output, map, links);
@@ -166,10 +154,7 @@ int rio_cmd_check(struct rio_args *a)
 	}
 	if (check_input(a->pos[0], &doc, &output))
 		return 1;
-	switch (rio_check_links(&a->link,
-				rio_json_get(rio_json_get(doc, "environment"),
-					     "status"),
-				&links)) {
+	switch (rio_check_links(&a->link, rio_result_env_status(doc), &links)) {
 	case 0:
 		map = rio_result_hostmap(doc);
 		break;

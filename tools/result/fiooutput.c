@@ -44,6 +44,37 @@ int rio_fio_output_count(json_object *output)
 	return (int)n;
 }
 
+int rio_fio_output_is_fio(json_object *o)
+{
+	return rio_json_str(o, "fio version") &&
+	       (json_object_is_type(rio_json_get(o, "jobs"), json_type_array) ||
+		json_object_is_type(rio_json_get(o, "client_stats"),
+				    json_type_array));
+}
+
+void rio_fio_output_join(json_object *into, json_object *more)
+{
+	json_object *dst = rio_json_get(into, "client_stats");
+	json_object *src = rio_json_get(more, "client_stats"), *e;
+	size_t i;
+
+	for (i = 0; dst && i < rio_json_len(src); i++) {
+		e = json_object_array_get_idx(src, i);
+		if (!rio_fio_output_is_sum(e))
+			json_object_array_add(dst, json_object_get(e));
+	}
+}
+
+json_object *rio_fio_output_globals(json_object *output)
+{
+	return rio_json_get(output, "global options");
+}
+
+void rio_fio_output_drop_globals(json_object *output)
+{
+	json_object_object_del(output, "global options");
+}
+
 static struct rio_fio_num num_of(json_object *v)
 {
 	struct rio_fio_num n = { 0 };

@@ -128,4 +128,19 @@ json_object *rio_fio_output_entries(json_object *output);
 int rio_fio_output_count(json_object *output);
 int rio_fio_output_is_sum(json_object *entry);
 
+/* Whether o is fio's JSON output: a "fio version" and jobs[] or
+ * client_stats[]. */
+int rio_fio_output_is_fio(json_object *o);
+
+/*
+ * A run split by role runs fio once per job file: the later runs'
+ * per-job entries (not their "All clients" sums) join the first run's
+ * output, and each run's [global] options, which are one job file's,
+ * are kept per run (globals: not a new reference; NULL for none) and
+ * dropped from the joined output.
+ */
+void rio_fio_output_join(json_object *into, json_object *more);
+json_object *rio_fio_output_globals(json_object *output);
+void rio_fio_output_drop_globals(json_object *output);
+
 #endif

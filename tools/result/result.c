@@ -622,6 +622,28 @@ static json_object *with_member(json_object *obj, const char *key,
 	return o;
 }
 
+json_object *rio_result_fio_output(json_object *doc)
+{
+	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
+
+	return json_object_get(o ? o : doc);
+}
+
+json_object *rio_result_fio_runs(json_object *doc)
+{
+	return rio_json_get(rio_json_get(doc, "fio"), "runs");
+}
+
+json_object *rio_result_env_status(json_object *doc)
+{
+	return rio_json_get(rio_json_get(doc, "environment"), "status");
+}
+
+int rio_result_nrounds(json_object *doc)
+{
+	return (int)rio_json_len(rio_json_get(doc, "rounds"));
+}
+
 json_object *rio_result_round_view(json_object *doc, int i)
 {
 	static const char *const own[] = { "results", "comparisons", "cpu",

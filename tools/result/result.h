@@ -68,6 +68,18 @@ struct rio_hostmap *rio_result_hostmap(json_object *doc);
 const char *rio_result_caveat(json_object *warnings);
 
 /*
+ * What rdmaio check reads of a result, or of fio's own JSON: its fio
+ * output (doc itself for fio's JSON; a new reference), its fio runs
+ * (fio.runs: NULL but for a run split by role), its environment's status
+ * and how many rounds it holds (0 without rounds[]). Not new references
+ * but the first.
+ */
+json_object *rio_result_fio_output(json_object *doc);
+json_object *rio_result_fio_runs(json_object *doc);
+json_object *rio_result_env_status(json_object *doc);
+int rio_result_nrounds(json_object *doc);
+
+/*
  * The result doc as if it had round i (0-based) only: that round's fio,
  * NFS mounts, results, comparisons and cpu with doc's other members, for
  * the checks of one fio run. doc itself when it has no rounds. A new

@@ -109,11 +109,7 @@ int rio_fio_parse(const char *text, size_t len, const char *name,
 	ret = rio_json_parse(p, len - (p - text), "fio output", name, output);
 	if (ret)
 		return ret;
-	if (!rio_json_str(*output, "fio version") ||
-	    !(json_object_is_type(rio_json_get(*output, "jobs"),
-				  json_type_array) ||
-	      json_object_is_type(rio_json_get(*output, "client_stats"),
-				  json_type_array))) {
+	if (!rio_fio_output_is_fio(*output)) {
 		rc_err("%s: JSON has no \"fio version\" and jobs[] or client_stats[]: not fio's JSON output",
 		       name);
 		json_object_put(*output);
@@ -263,30 +259,15 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 		goto out;
 	ret = rio_fio_parse(text, len, "fio's stdout", output);
 	if (!ret)
-		json_object_object_add(run, "global_options",
-				       json_object_get(rio_json_get(
-					       *output, "global options")));
+		json_object_object_add(
+			run, "global_options",
+			json_object_get(rio_fio_output_globals(*output)));
 out:
 	if (fd >= 0)
 		close(fd);
 	free(text);
 	free_argv(&argv);
 	return ret;
-}
-
-/* Joins a later run's client entries (not its "All clients" sum) into the
- * first run's output. */
-static void join(json_object *into, json_object *more)
-{
-	json_object *dst = rio_json_get(into, "client_stats");
-	json_object *src = rio_json_get(more, "client_stats"), *e;
-	size_t i;
-
-	for (i = 0; dst && i < rio_json_len(src); i++) {
-		e = json_object_array_get_idx(src, i);
-		if (!rio_fio_output_is_sum(e))
-			json_object_array_add(dst, json_object_get(e));
-	}
 }
 
 static int has_sections(const struct rio_fio_run *r)
@@ -320,9 +301,9 @@ int rio_fio_run(const struct rio_fio_run *r, json_object **runs,
 		if (!*output) {
 			*output = one;
 			/* Each run's [global] is one job file's: kept per run. */
-			json_object_object_del(*output, "global options");
+			rio_fio_output_drop_globals(*output);
 		} else {
-			join(*output, one);
+			rio_fio_output_join(*output, one);
 			json_object_put(one);
 		}
 		one = NULL;
