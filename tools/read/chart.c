@@ -12,7 +12,6 @@
 #include "result/fiooutput.h"
 #include "read/gpstr.h"
 #include "result/hostmap.h"
-#include "base/jsonread.h"
 #include "rc_log.h"
 #include "read/cell.h"
 #include "result/result.h"
@@ -405,20 +404,16 @@ static int side_dirs(const struct rio_fio_output *fio,
 static int read_outputs(json_object *doc, const struct rio_hostmap *map,
 			struct rio_fio_output ***out, int *n)
 {
-	json_object *rounds = rio_json_get(doc, "rounds"), *run;
-	int r, nr = (int)rio_json_len(rounds);
+	int r, nr = rio_result_nrounds(doc);
 
 	*n = nr ? nr : 1;
 	*out = calloc(*n, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
-	for (r = 0; r < *n; r++) {
-		run = nr ? json_object_array_get_idx(rounds, r) : doc;
-		if (rio_fio_output_read(rio_json_get(rio_json_get(run, "fio"),
-						     "output"),
-					0, map, &(*out)[r]))
+	for (r = 0; r < *n; r++)
+		if (rio_fio_output_read(rio_result_round_fio_output(doc, r), 0,
+					map, &(*out)[r]))
 			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -727,7 +722,9 @@ int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
 		c.nsweep = write_sweep(data, rd, &c);
 		ret = write_script(
 			script, data_path, img_path, svg, &c,
-			rio_result_caveat(rio_json_get(doc, "warnings")));
+			rio_result_caveat_of(
+				rio_resultdoc_warned(rd, "software-rdma"),
+				rio_resultdoc_warned(rd, "emulated-cpu")));
 	}
 	rio_resultdoc_delete(&rd);
 	free(c.rows);

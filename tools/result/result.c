@@ -174,9 +174,12 @@ static int warned(json_object *warnings, const char *code)
 
 const char *rio_result_caveat(json_object *warnings)
 {
-	int sw = warned(warnings, "software-rdma");
-	int emu = warned(warnings, "emulated-cpu");
+	return rio_result_caveat_of(warned(warnings, "software-rdma"),
+				    warned(warnings, "emulated-cpu"));
+}
 
+const char *rio_result_caveat_of(int sw, int emu)
+{
 	if (sw && emu)
 		return "software RDMA on an emulated CPU: ratios only";
 	if (emu)
@@ -627,6 +630,16 @@ json_object *rio_result_fio_output(json_object *doc)
 	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
 
 	return json_object_get(o ? o : doc);
+}
+
+json_object *rio_result_round_fio_output(json_object *doc, int k)
+{
+	json_object *rounds = rio_json_get(doc, "rounds");
+	json_object *run = rio_json_len(rounds)
+				   ? json_object_array_get_idx(rounds, k)
+				   : (k ? NULL : doc);
+
+	return rio_json_get(rio_json_get(run, "fio"), "output");
 }
 
 json_object *rio_result_fio_runs(json_object *doc)

@@ -63,9 +63,11 @@ struct rio_hostmap *rio_result_hostmap(json_object *doc);
 /*
  * How far the result's ratios may be taken, from its warnings about the
  * hosts: "software RDMA on an emulated CPU: ratios only", ...; NULL when
- * nothing limits them.
+ * nothing limits them. From the warnings themselves, or from whether it
+ * warned of software RDMA and of an emulated CPU.
  */
 const char *rio_result_caveat(json_object *warnings);
+const char *rio_result_caveat_of(int software_rdma, int emulated_cpu);
 
 /*
  * What rdmaio check reads of a result, or of fio's own JSON: its fio
@@ -75,6 +77,9 @@ const char *rio_result_caveat(json_object *warnings);
  * but the first.
  */
 json_object *rio_result_fio_output(json_object *doc);
+/* Round k's fio output (0-based; doc's own without rounds), not a new
+ * reference; NULL when there is none. */
+json_object *rio_result_round_fio_output(json_object *doc, int k);
 json_object *rio_result_fio_runs(json_object *doc);
 json_object *rio_result_env_status(json_object *doc);
 int rio_result_nrounds(json_object *doc);
