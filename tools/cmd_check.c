@@ -82,6 +82,7 @@ static int check_run(json_object *doc, json_object *output,
 {
 	struct rio_resultenv *env = NULL;
 	json_object *checks, *warnings;
+	struct rio_fio_argvs runs;
 	struct rio_fio_output *fio;
 	int flagged = 0;
 
@@ -95,9 +96,15 @@ static int check_run(json_object *doc, json_object *output,
 		rio_resultenv_delete(&env);
 		return -1;
 	}
+	if (rio_runrecord_argvs_read(rio_result_fio_runs(doc), &runs)) {
+		rc_err("check: out of memory reading fio's command lines");
+		rio_fio_output_delete(&fio);
+		rio_resultenv_delete(&env);
+		return -1;
+	}
 	warnings = json_object_new_array();
-	checks = rio_check_run(fio, rio_result_fio_runs(doc), map, links,
-			       warnings, &flagged);
+	checks = rio_check_run(fio, &runs, map, links, warnings, &flagged);
+	rio_runrecord_argvs_free(&runs);
 	rio_check_nfs_transport(fio, map, env, checks, &flagged);
 	/* fio's own JSON (the output is the document) says nothing of its
 	 * hosts. */

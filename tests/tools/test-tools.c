@@ -31,6 +31,7 @@
 #include "read/compare.h"
 #include "result/resultdoc.h"
 #include "result/resultenv.h"
+#include "result/runrecord.h"
 #include "run/mountwatch.h"
 #include "result/schema.h"
 #include "base/strv.h"
@@ -945,10 +946,13 @@ static json_object *checks_64g(json_object *out, json_object *runs,
 	struct rio_link_opt opt = { .rate_gbps = 64 };
 	json_object *warnings = json_object_new_array(), *checks;
 	struct rio_fio_output *fio = model(out, map);
+	struct rio_fio_argvs argvs;
 	struct rio_links links;
 
 	assert_int_equal(rio_check_links(&opt, NULL, &links), 0);
-	checks = rio_check_run(fio, runs, map, &links, warnings, flagged);
+	assert_int_equal(rio_runrecord_argvs_read(runs, &argvs), 0);
+	checks = rio_check_run(fio, &argvs, map, &links, warnings, flagged);
+	rio_runrecord_argvs_free(&argvs);
 	rio_fio_output_delete(&fio);
 	assert_int_equal(rio_json_len(warnings), 0);
 	json_object_put(warnings);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "result/check.h"
+#include "result/runrecord.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/host.h"
@@ -277,20 +278,18 @@ static int same_group(const struct job *a, const struct job *b)
  * Whether the fio run's argv gave the fio --server named server the section
  * job, or all of its job file (no --section for it).
  */
-static int run_lists(json_object *run, const char *server, const char *job)
+static int run_lists(const struct rio_fio_argv *run, const char *server,
+		     const char *job)
 {
-	json_object *argv = rio_json_get(run, "argv");
-	size_t i, n = rio_json_len(argv);
 	int mine = 0, filtered = 0, found = 0;
 	const char *a;
 	char *name;
+	size_t i;
 
 	if (!server || !job)
 		return 1;
-	for (i = 0; i <= n; i++) {
-		a = i < n ? json_object_get_string(
-				    json_object_array_get_idx(argv, i))
-			  : NULL;
+	for (i = 0; i <= run->n; i++) {
+		a = i < run->n ? run->v[i] : NULL;
 		if (a && strncmp(a, "--client=", 9)) {
 			if (!strncmp(a, "--section=", 10)) {
 				filtered = 1;
@@ -314,9 +313,10 @@ static int run_lists(json_object *run, const char *server, const char *job)
  * of an entry is the first one from its predecessor's on that lists its
  * section for its server, and a later one when its server's groupid fell.
  */
-static void assign_runs(struct job *jobs, int n, json_object *runs)
+static void assign_runs(struct job *jobs, int n,
+			const struct rio_fio_argvs *runs)
 {
-	int nr = (int)rio_json_len(runs), i, j, lb, k;
+	int nr = (int)runs->n, i, j, lb, k;
 
 	for (i = 0; i < n; i++) {
 		jobs[i].run = 0;
@@ -327,9 +327,8 @@ static void assign_runs(struct job *jobs, int n, json_object *runs)
 			;
 		if (j >= 0 && jobs[i].gid < jobs[j].gid && jobs[j].run >= lb)
 			lb = jobs[j].run + 1;
-		for (k = lb;
-		     k < nr && !run_lists(json_object_array_get_idx(runs, k),
-					  jobs[i].server, jobs[i].name);
+		for (k = lb; k < nr && !run_lists(&runs->v[k], jobs[i].server,
+						  jobs[i].name);
 		     k++)
 			;
 		jobs[i].run = k < nr ? k : lb < nr ? lb : nr - 1;
@@ -416,25 +415,21 @@ static int put_names(FILE *f, const struct job *jobs, const int *m, int k,
 }
 
 /* The job file of one fio run of a split run: its argv's first operand. */
-static const char *run_job_file(json_object *run)
+static const char *run_job_file(const struct rio_fio_argv *run)
 {
-	json_object *argv = rio_json_get(run, "argv");
-	const char *a;
 	size_t i;
 
-	for (i = 1; i < rio_json_len(argv); i++) {
-		a = json_object_get_string(json_object_array_get_idx(argv, i));
-		if (a && a[0] != '-')
-			return a;
-	}
+	for (i = 1; i < run->n; i++)
+		if (run->v[i] && run->v[i][0] != '-')
+			return run->v[i];
 	return "?";
 }
 
 /* "of jobs a + c that may run at once (fio run 2 of 5, lat.fio)" */
 static void put_summed(FILE *f, const struct job *jobs, const int *m, int k,
-		       int d, json_object *runs)
+		       int d, const struct rio_fio_argvs *runs)
 {
-	size_t nr = rio_json_len(runs);
+	size_t nr = runs->n;
 	int run = jobs[m[0]].run;
 
 	fputs("of ", f);
@@ -442,7 +437,7 @@ static void put_summed(FILE *f, const struct job *jobs, const int *m, int k,
 		fputs(" that may run at once", f);
 	if (nr > 1)
 		fprintf(f, " (fio run %d of %zu, %s)", run + 1, nr,
-			run_job_file(json_object_array_get_idx(runs, run)));
+			run_job_file(&runs->v[run]));
 }
 
 static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
@@ -464,8 +459,8 @@ static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
 /* The payload-ceiling check of one group's direction d, when it moved data. */
 static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 			int d, const struct rio_links *links,
-			const struct rio_hostmap *hosts, json_object *runs,
-			int *flagged)
+			const struct rio_hostmap *hosts,
+			const struct rio_fio_argvs *runs, int *flagged)
 {
 	static const char *const dirs[] = { "read", "write" };
 	const struct job *j0 = &jobs[m[0]];
@@ -530,7 +525,8 @@ static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
 	(*flagged)++;
 }
 
-json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
+json_object *rio_check_run(const struct rio_fio_output *fio,
+			   const struct rio_fio_argvs *runs,
 			   const struct rio_hostmap *hosts,
 			   const struct rio_links *links, json_object *warnings,
 			   int *flagged)

@@ -8,6 +8,7 @@
 
 struct rio_fio_job;
 struct rio_fio_output;
+struct rio_fio_argvs;
 struct rio_hostmap;
 struct rio_env_mount;
 struct rio_resultenv;
@@ -65,13 +66,14 @@ json_object *rio_check_links_json(const struct rio_links *links);
  * Adds a "no-link" warning when no link is known. Returns the number of
  * flagged checks through *flagged.
  *
- * runs is the result's fio.runs of a run split by role (NULL or one run:
- * the entries are one fio run's). Each fio run numbers its groups from 0,
- * and the runs followed one another: an entry's run is found from the
- * --section names of each run's argv, and jobs of different runs are never
- * summed together.
+ * runs are the command lines of the result's fio.runs of a run split by
+ * role (none or one: the entries are one fio run's). Each fio run
+ * numbers its groups from 0, and the runs followed one another: an
+ * entry's run is found from the --section names of each run's argv, and
+ * jobs of different runs are never summed together.
  */
-json_object *rio_check_run(const struct rio_fio_output *fio, json_object *runs,
+json_object *rio_check_run(const struct rio_fio_output *fio,
+			   const struct rio_fio_argvs *runs,
 			   const struct rio_hostmap *hosts,
 			   const struct rio_links *links, json_object *warnings,
 			   int *flagged);

@@ -316,14 +316,20 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 			       int *flagged)
 {
 	struct rio_resultenv *env;
+	struct rio_fio_argvs runs;
 	json_object *checks;
 	int n = 0;
 
 	if (rio_resultenv_read_parts(m->host, m->in->remote_hosts,
 				     m->r->mounts_during_run, &env))
 		return NULL;
-	checks = rio_check_run(m->fio, m->r->fio_runs, m->map, m->links,
-			       warnings, flagged);
+	if (rio_runrecord_argvs_read(m->r->fio_runs, &runs)) {
+		rio_resultenv_delete(&env);
+		return NULL;
+	}
+	checks = rio_check_run(m->fio, &runs, m->map, m->links, warnings,
+			       flagged);
+	rio_runrecord_argvs_free(&runs);
 	rio_check_nfs_transport(m->fio, m->map, env, checks, flagged);
 	rio_check_loopback(m->fio, env, checks, &n);
 	*flagged += n;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdlib.h>
 
+#include "base/jsonread.h"
 #include "base/strv.h"
 #include "result/hostmap.h"
 #include "result/runrecord.h"
@@ -58,4 +60,37 @@ json_object *rio_runrecord_series_json(const struct rio_cpu_series *s)
 	json_object_object_add(o, "bad_lines",
 			       json_object_new_int(s->bad_lines));
 	return o;
+}
+
+int rio_runrecord_argvs_read(json_object *runs, struct rio_fio_argvs *out)
+{
+	json_object *argv;
+	const char **v;
+	size_t i, j;
+
+	out->n = 0;
+	out->v = calloc(rio_json_len(runs) + 1, sizeof(*out->v));
+	if (!out->v)
+		return -ENOMEM;
+	for (i = 0; i < rio_json_len(runs); i++) {
+		argv = rio_json_get(json_object_array_get_idx(runs, i), "argv");
+		v = calloc(rio_json_len(argv) + 1, sizeof(*v));
+		if (!v) {
+			rio_runrecord_argvs_free(out);
+			return -ENOMEM;
+		}
+		for (j = 0; j < rio_json_len(argv); j++)
+			v[j] = json_object_get_string(
+				json_object_array_get_idx(argv, j));
+		out->v[out->n++] = (struct rio_fio_argv){ v, j };
+	}
+	return 0;
+}
+
+void rio_runrecord_argvs_free(struct rio_fio_argvs *argvs)
+{
+	while (argvs->n)
+		free((void *)argvs->v[--argvs->n].v);
+	free(argvs->v);
+	argvs->v = NULL;
 }

@@ -48,6 +48,24 @@ struct rio_cpu_series {
 	int bad_lines; /* lines of its watch that did not parse */
 };
 
+/* One run of fio's command line (fio.runs[].argv): a run split by role
+ * runs fio once per job file. */
+struct rio_fio_argv {
+	const char *const *v; /* NULL-terminated */
+	size_t n;
+};
+
+struct rio_fio_argvs {
+	struct rio_fio_argv *v;
+	size_t n;
+};
+
+/* Reads the command lines of runs (the record rio_fio_run fills in, or a
+ * result's fio.runs; NULL: none), which must outlive them. Returns 0 or
+ * -ENOMEM (then empty). Free with rio_runrecord_argvs_free. */
+int rio_runrecord_argvs_read(json_object *runs, struct rio_fio_argvs *out);
+void rio_runrecord_argvs_free(struct rio_fio_argvs *argvs);
+
 /* The result's fio.hosts: client, host name, role, local, job files and
  * sections of each. */
 json_object *rio_runrecord_hosts_json(const struct rio_fio_host *hosts,
