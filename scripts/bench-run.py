@@ -746,7 +746,10 @@ def warm_up():
     (sleep=off), and its programs and libraries come over 9p from this
     host: with the host busy, the first run of a bench waited that long for
     them that it met its timeout (WRITE 64 KiB, round 1, 2026-12-06)."""
-    librdmaio("write", 8, 1, "warm-up", ["--time_based", "--runtime=1"], poll=True)
+    job, _ = librdmaio("write", 8, 1, "warm-up", ["--time_based", "--runtime=1"], poll=True)
+    if not job:
+        log("bench: the warm-up run failed (above); it only brings the programs "
+            "into the guest, and no round uses its figures")
     for tool in ("ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_read_lat"):
         subprocess.run([tool, "--help"], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
