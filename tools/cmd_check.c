@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "result/resultenv.h"
 #include "result/resultdoc.h"
+#include "result/runrecord.h"
 
 /* Some check is flagged: not a failure to run, not a pass either. */
 #define EXIT_FLAGGED 3
@@ -34,7 +35,9 @@ static int check_input(const char *path, json_object **doc,
 		json_object_put(*doc);
 		return 1;
 	}
-	*output = rio_result_nrounds(*doc) ? NULL : rio_result_fio_output(*doc);
+	*output = rio_result_nrounds(*doc)
+			  ? NULL
+			  : json_object_get(rio_result_fio_output(*doc));
 	if (!*output || is_fio_output(*output))
 		return 0;
 	rc_err("check: %s is neither fio JSON output (with jobs) nor an rdmaio result",
@@ -105,13 +108,13 @@ static int check_run(json_object *doc, json_object *output,
 	warnings = json_object_new_array();
 	checks = rio_check_run(fio, &runs, map, links, warnings, &flagged);
 	rio_runrecord_argvs_free(&runs);
-	rio_check_nfs_transport(fio, map, env, checks, &flagged);
-	/* fio's own JSON (the output is the document) says nothing of its
-	 * hosts. */
-	if (output != doc)
-		rio_check_loopback(fio, env, checks, &flagged);
-	if (print_checks(checks, warnings)) {
-		rc_err("check: out of memory printing the checks");
+	if (checks) {
+		rio_check_nfs_transport(fio, map, env, checks, &flagged);
+		if (!rio_result_is_bare_fio(doc))
+			rio_check_loopback(fio, env, checks, &flagged);
+	}
+	if (!checks || print_checks(checks, warnings)) {
+		rc_err("check: out of memory making or printing the checks");
 		flagged = -1;
 	}
 	rio_fio_output_delete(&fio);
@@ -132,7 +135,7 @@ static int check_rounds(const char *path, json_object *doc,
 
 	for (k = 0; k < n && flagged >= 0; k++) {
 		view = rio_result_round_view(doc, k);
-		output = rio_result_fio_output(view);
+		output = json_object_get(rio_result_fio_output(view));
 		if (is_fio_output(output)) {
 			printf("%sround %d of %d:\n", k ? "\n" : "", k + 1, n);
 			r = check_run(view, output, map, links);
@@ -168,6 +171,8 @@ int rio_cmd_check(struct rio_args *a)
 	case -EINVAL:
 		ret = 2;
 		break;
+	default:
+		rc_call_err(ENOMEM, "check: the links of %s", a->pos[0]);
 	}
 	if (map) {
 		flagged = output ? check_run(doc, output, map, &links)

@@ -27,6 +27,10 @@ int rio_cmd_env(struct rio_args *a)
 			      "an `rdmaio env` document", a->force, NULL, 0))
 		return 1;
 	doc = rio_envdoc_describe(a->fio, "");
+	if (!doc) {
+		rc_call_err(ENOMEM, "env: describe this host");
+		return 1;
+	}
 	text = json_object_to_json_string_ext(
 		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			     JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -267,6 +267,68 @@ static void loopback__own_peers_flagged_others_pass(void **state)
 	rio_hostmap_delete(&m);
 }
 
+/* Which host's facts a job is judged by: this host before a --remote-env
+ * entry of the same name; a remote host by its own addresses and the NFS
+ * mounts of its environment; a host recorded without addresses is
+ * skipped, one with none but loopback's is judged by those. */
+static void loopback__hosts_by_name_with_their_own_mounts(void **state)
+{
+	json_object *out = parse(
+		"{\"fio version\":\"fio-3.33\",\"client_stats\":["
+		"{\"jobname\":\"own\",\"hostname\":\"/c.sock\",\"groupid\":0,"
+		"\"job options\":{\"hostname\":\"198.18.0.2\"}},"
+		"{\"jobname\":\"srv-tcp\",\"hostname\":\"/s.sock\",\"groupid\":0,"
+		"\"job options\":{\"directory\":\"/mnt/s/x\"}},"
+		"{\"jobname\":\"b\",\"hostname\":\"/b.sock\",\"groupid\":0,"
+		"\"job options\":{\"hostname\":\"198.18.0.9\"}},"
+		"{\"jobname\":\"e\",\"hostname\":\"/e.sock\",\"groupid\":0,"
+		"\"job options\":{\"hostname\":\"198.18.0.9\"}}]}");
+	json_object *doc = parse(
+		"{\"host\":{\"hostname\":\"cli\",\"addresses\":[\"198.18.0.2\"]},"
+		"\"remote_hosts\":["
+		"{\"env\":{\"host\":{\"hostname\":\"srv\",\"addresses\":["
+		"\"198.18.0.1\"]},\"environment\":{\"status\":{\"nfs_mounts\":["
+		"{\"source\":\"198.18.0.1:/e\",\"mountpoint\":\"/mnt/s\","
+		"\"fstype\":\"nfs\",\"proto\":\"tcp\"}]}}}},"
+		"{\"env\":{\"host\":{\"hostname\":\"cli\",\"addresses\":[]}}},"
+		"{\"env\":{\"host\":{\"hostname\":\"bare\"}}},"
+		"{\"env\":{\"host\":{\"hostname\":\"empty\",\"addresses\":[]}}}]}");
+	struct rio_hostmap *m = rio_hostmap_new("cli");
+	json_object *checks = json_object_new_array(), *c;
+	struct rio_fio_output *fio;
+	struct rio_resultenv *env;
+	int flagged = 0;
+
+	(void)state;
+	assert_int_equal(rio_hostmap_add(m, "/c.sock", NULL), 0);
+	assert_int_equal(rio_hostmap_add(m, "/s.sock", "srv"), 0);
+	assert_int_equal(rio_hostmap_add(m, "/b.sock", "bare"), 0);
+	assert_int_equal(rio_hostmap_add(m, "/e.sock", "empty"), 0);
+	assert_int_equal(rio_fio_output_read(out, 1, m, &fio), 0);
+	assert_int_equal(rio_resultenv_read(doc, &env), 0);
+	rio_check_loopback(fio, env, checks, &flagged);
+	rio_check_loopback(fio, NULL, checks, &flagged);
+	rio_resultenv_delete(&env);
+	rio_fio_output_delete(&fio);
+	assert_int_equal(rio_json_len(checks), 4);
+	assert_int_equal(flagged, 2);
+	c = check_named(checks, "own");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	c = check_named(checks, "srv-tcp");
+	assert_string_equal(rio_json_str(c, "status"), "flagged");
+	assert_string_equal(rio_json_str(c, "host"), "srv");
+	assert_non_null(
+		strstr(rio_json_str(c, "message"), "NFS server of /mnt/s"));
+	c = check_named(checks, "b");
+	assert_string_equal(rio_json_str(c, "status"), "skipped");
+	c = check_named(checks, "e");
+	assert_string_equal(rio_json_str(c, "status"), "pass");
+	json_object_put(checks);
+	json_object_put(doc);
+	json_object_put(out);
+	rio_hostmap_delete(&m);
+}
+
 /* With several job files fio's "global options" are the last file's. */
 static void attributable__drops_globals_of_several_files(void **state)
 {
@@ -303,6 +365,7 @@ int main(void)
 			split__refuses_a_name_with_two_roles_and_empty_files),
 		cmocka_unit_test(hostmap__fio_names_become_host_names),
 		cmocka_unit_test(loopback__own_peers_flagged_others_pass),
+		cmocka_unit_test(loopback__hosts_by_name_with_their_own_mounts),
 		cmocka_unit_test(attributable__drops_globals_of_several_files),
 	};
 

@@ -87,13 +87,12 @@ static void links__option_is_validated(void **state)
 {
 	struct rio_link_opt bad = { .rate_gbps = 100, .link_layer = "fddi" };
 	struct rio_link_opt ok = { .rate_gbps = 25, .mtu = 1024 };
+	struct rio_links refused;
 	json_object *l;
 
 	(void)state;
-	struct rio_links none;
-
-	assert_int_equal(rio_check_links(&bad, NULL, &none), -EINVAL);
-	assert_int_equal((int)none.n, 0);
+	assert_int_equal(rio_check_links(&bad, NULL, &refused), -EINVAL);
+	assert_int_equal((int)refused.n, 0);
 	l = links_json(&ok, NULL);
 	assert_int_equal(rio_json_len(l), 1);
 	assert_string_equal(rio_json_str(json_object_array_get_idx(l, 0),

@@ -333,16 +333,18 @@ static void clients_print(FILE *out, const struct rio_resultenv *env)
 static int diff_env(FILE *out, const struct rio_resultenv *a,
 		    const struct rio_resultenv *b)
 {
+	const struct rio_env_job_file *ja, *jb;
+	const struct rio_env_mount *ma, *mb;
+	size_t na, nb;
 	int n;
 
 	n = diff_host(out, "", rio_resultenv_host(a), rio_resultenv_host(b));
-	n += diff_keyed(out, "", &run_mounts_keyed, rio_resultenv_mount(a, 0),
-			rio_resultenv_nmounts(a), rio_resultenv_mount(b, 0),
-			rio_resultenv_nmounts(b));
-	n += diff_keyed(out, "", &job_files_keyed, rio_resultenv_job_file(a, 0),
-			rio_resultenv_njob_files(a),
-			rio_resultenv_job_file(b, 0),
-			rio_resultenv_njob_files(b));
+	ma = rio_resultenv_mounts(a, &na);
+	mb = rio_resultenv_mounts(b, &nb);
+	n += diff_keyed(out, "", &run_mounts_keyed, ma, na, mb, nb);
+	ja = rio_resultenv_job_files(a, &na);
+	jb = rio_resultenv_job_files(b, &nb);
+	n += diff_keyed(out, "", &job_files_keyed, ja, na, jb, nb);
 	if (!clients_same(a, b)) {
 		fputs("- fio clients: ", out);
 		clients_print(out, a);

@@ -33,6 +33,8 @@ static json_object *link_json(const struct rio_link *l)
 {
 	json_object *o = json_object_new_object();
 
+	if (!o)
+		return NULL;
 	json_object_object_add(o, "source", json_object_new_string(l->source));
 	json_object_object_add(o, "device",
 			       l->device ? json_object_new_string(l->device)
@@ -178,8 +180,6 @@ int rio_check_links(const struct rio_link_opt *opt, json_object *env_status,
 		ret = device_links(out, rio_resultenv_host(env));
 		rio_resultenv_delete(&env);
 	}
-	if (ret == -ENOMEM)
-		rc_call_err(ENOMEM, "link: read the RDMA ports");
 	if (ret)
 		rio_check_links_free(out);
 	return ret;

@@ -48,7 +48,8 @@ struct rio_links {
  * The links: the option's link if given, else every ACTIVE port of a
  * hardware device in the environment status (read through resultenv.h).
  * Returns 0, -EINVAL after printing why the option is invalid, or -ENOMEM
- * (printed); *out is then empty. Free with rio_check_links_free.
+ * (for the caller to say); *out is then empty. Free with
+ * rio_check_links_free.
  */
 int rio_check_links(const struct rio_link_opt *opt, json_object *env_status,
 		    struct rio_links *out);
@@ -120,7 +121,8 @@ const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
  * whose traffic then never crosses a link. What env knows of the host
  * (by its hostname) tells: its addresses, and its NFS mounts (this
  * host's seen during the run, a --remote-env host's from its
- * environment); a host without addresses gets a skipped check.
+ * environment); a host without addresses gets a skipped check. env NULL:
+ * nothing is known of any host, and no check is made.
  */
 void rio_check_loopback(const struct rio_fio_output *fio,
 			const struct rio_resultenv *env, json_object *checks,

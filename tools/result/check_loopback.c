@@ -142,8 +142,7 @@ static void host_mounts(const struct rio_resultenv *env,
 	*v = NULL;
 	*n = 0;
 	if (h == rio_resultenv_host(env)) {
-		*v = rio_resultenv_mount(env, 0);
-		*n = rio_resultenv_nmounts(env);
+		*v = rio_resultenv_mounts(env, n);
 	} else if (h) {
 		*v = h->mounts;
 		*n = h->nmounts;
@@ -164,6 +163,10 @@ void rio_check_loopback(const struct rio_fio_output *fio,
 	size_t nmounts;
 	int rdma = 0;
 
+	if (!env || !done) {
+		json_object_put(done);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		e = rio_fio_output_job(fio, i);
 		host = e->host;

@@ -88,14 +88,15 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 {
 	int i, n = rio_fio_output_njobs(fio), ok, gid;
 	const char *host, *name, *tr, *proto;
-	const struct rio_env_mount *m;
+	const struct rio_env_mount *m, *mounts;
 	const struct rio_fio_job *e;
+	size_t wlen, nmounts;
 	char msg[1024], *path;
-	size_t wlen;
 
 	/* Without a record of the mounts nothing can be told. */
 	if (!env || !rio_resultenv_mounts_recorded(env))
 		return;
+	mounts = rio_resultenv_mounts(env, &nmounts);
 	for (i = 0; i < n; i++) {
 		e = rio_fio_output_job(fio, i);
 		host = e->host;
@@ -106,9 +107,7 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			continue;
 		path = rio_check_job_path(fio, e);
 		gid = e->groupid;
-		m = path ? rio_check_mount_of(rio_resultenv_mount(env, 0),
-					      rio_resultenv_nmounts(env), path)
-			 : NULL;
+		m = path ? rio_check_mount_of(mounts, nmounts, path) : NULL;
 		/* A device (NVMe over fabrics, say) is no file system. */
 		if (!m && path && strncmp(path, "/dev/", 5))
 			not_on_nfs(checks, host, gid, name, path, tr, flagged);

@@ -23,7 +23,13 @@ json_object *rio_envdoc_describe(const char *fio, const char *root)
 	warnings = json_object_new_array();
 	host = rio_host_describe(root);
 	env = rio_envstatus_gather(root, warnings);
-	rio_host_warn_cpu(host, warnings);
+	if (!doc || !host || !env || rio_host_warn_cpu(host, warnings)) {
+		json_object_put(doc);
+		json_object_put(host);
+		json_object_put(env);
+		json_object_put(warnings);
+		return NULL;
+	}
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_object_add(doc, "schema",

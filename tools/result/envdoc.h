@@ -10,7 +10,8 @@
  * The `rdmaio env` document (schema "rdmaio-env/1", results-schema $defs/env):
  * this host's versions, description, environment and warnings, gathered by the
  * same functions `rdmaio run` uses for its own. fio is the binary to ask for
- * its version; root prefixes /proc and /sys ("" outside tests).
+ * its version; root prefixes /proc and /sys ("" outside tests). NULL when
+ * out of memory.
  */
 json_object *rio_envdoc_describe(const char *fio, const char *root);
 

@@ -9,7 +9,7 @@
  * gathered by the code `nfsrdma status --json` prints from (common/
  * rc_status.c), so both say the same of one host. Appends a warning for each
  * software RDMA device. root prefixes /sys, /proc and /etc (unit tests; ""
- * for the system).
+ * for the system). NULL when out of memory.
  */
 json_object *rio_envstatus_gather(const char *root, json_object *warnings);
 

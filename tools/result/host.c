@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netdb.h>
@@ -197,14 +198,13 @@ json_object *rio_host_versions(const char *fio)
 	return o;
 }
 
-void rio_host_warn_cpu(json_object *host, json_object *warnings)
+int rio_host_warn_cpu(json_object *host, json_object *warnings)
 {
 	const struct rio_env_host *h;
 	struct rio_resultenv *env;
 
-	/* Out of memory here leaves the warning out, not the host. */
 	if (rio_resultenv_read_parts(host, NULL, NULL, &env))
-		return;
+		return -ENOMEM;
 	h = rio_resultenv_host(env);
 	if (h->cpu_emulated)
 		rio_warn_add(
@@ -213,4 +213,5 @@ void rio_host_warn_cpu(json_object *host, json_object *warnings)
 			h->cpu_model ? h->cpu_model : "unknown model",
 			h->lab ? ", rdmaio lab" : "");
 	rio_resultenv_delete(&env);
+	return 0;
 }

@@ -330,6 +330,10 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	checks = rio_check_run(m->fio, &runs, m->map, m->links, warnings,
 			       flagged);
 	rio_runrecord_argvs_free(&runs);
+	if (!checks) {
+		rio_resultenv_delete(&env);
+		return NULL;
+	}
 	rio_check_nfs_transport(m->fio, m->map, env, checks, flagged);
 	rio_check_loopback(m->fio, env, checks, &n);
 	*flagged += n;
@@ -540,14 +544,33 @@ static struct rio_fio_output **read_outputs(const struct rio_result_in *in,
 	return fios;
 }
 
+/* This host and its environment, with the warnings about them and about
+ * what the run recorded; -ENOMEM (nothing kept). */
+static int describe(const struct rio_result_in *in, json_object *warnings,
+		    json_object **host, json_object **env)
+{
+	*host = rio_host_describe(in->root);
+	*env = rio_envstatus_gather(in->root, warnings);
+	if (!*host || !*env || rio_host_warn_cpu(*host, warnings)) {
+		json_object_put(*host);
+		json_object_put(*env);
+		*host = *env = NULL;
+		return -ENOMEM;
+	}
+	json_object_object_add(*env, "nfs_mounts_during_run", mounts_seen(in));
+	warn_unrecorded(in, warnings);
+	remote_warnings(in->remote_hosts, warnings);
+	return 0;
+}
+
 int rio_result_build(const struct rio_result_in *in, json_object **out,
 		     int *flagged)
 {
-	json_object *doc, *host, *env, *warnings;
+	json_object *doc, *host = NULL, *env = NULL, *warnings;
 	int nout = in->nrounds > 1 ? in->nrounds : 1;
 	struct rio_fio_output **fios = NULL;
+	struct rio_links links = { NULL, 0 };
 	struct rio_hostmap *map = NULL;
-	struct rio_links links;
 	char created[32];
 	time_t now = time(NULL);
 	struct measure m;
@@ -555,10 +578,10 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	int err;
 
 	warnings = json_object_new_array();
-	host = rio_host_describe(in->root);
-	env = rio_envstatus_gather(in->root, warnings);
-	json_object_object_add(env, "nfs_mounts_during_run", mounts_seen(in));
-	err = rio_check_links(&in->link, rio_json_get(env, "status"), &links);
+	err = describe(in, warnings, &host, &env);
+	if (!err)
+		err = rio_check_links(&in->link, rio_json_get(env, "status"),
+				      &links);
 	if (!err)
 		map = hostmap_build(in, rio_json_str(host, "hostname"));
 	if (map)
@@ -571,9 +594,6 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 		rio_hostmap_delete(&map);
 		return err ? err : -ENOMEM;
 	}
-	rio_host_warn_cpu(host, warnings);
-	warn_unrecorded(in, warnings);
-	remote_warnings(in->remote_hosts, warnings);
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
@@ -635,7 +655,12 @@ json_object *rio_result_fio_output(json_object *doc)
 {
 	json_object *o = rio_json_get(rio_json_get(doc, "fio"), "output");
 
-	return json_object_get(o ? o : doc);
+	return o ? o : doc;
+}
+
+int rio_result_is_bare_fio(json_object *doc)
+{
+	return !rio_json_get(doc, "fio");
 }
 
 json_object *rio_result_round_fio_output(json_object *doc, int k)

@@ -67,15 +67,16 @@ struct rio_hostmap *rio_result_hostmap(json_object *doc);
  * warned of software RDMA and of an emulated CPU.
  */
 const char *rio_result_caveat(json_object *warnings);
-const char *rio_result_caveat_of(int software_rdma, int emulated_cpu);
+const char *rio_result_caveat_of(int sw, int emu);
 
 /*
- * What rdmaio check reads of a result, or of fio's own JSON: its fio
- * output (doc itself for fio's JSON; a new reference), its fio runs
- * (fio.runs: NULL but for a run split by role), its environment's status
- * and how many rounds it holds (0 without rounds[]). Not new references
- * but the first.
+ * What rdmaio check reads of a result, or of fio's own JSON: whether doc
+ * is fio's own JSON (no fio block: nothing of its hosts is known), its
+ * fio output (doc itself for fio's JSON), its fio runs (fio.runs: NULL
+ * but for a run split by role), its environment's status and how many
+ * rounds it holds (0 without rounds[]). None is a new reference.
  */
+int rio_result_is_bare_fio(json_object *doc);
 json_object *rio_result_fio_output(json_object *doc);
 /* Round k's fio output (0-based; doc's own without rounds), not a new
  * reference; NULL when there is none. */

@@ -350,7 +350,7 @@ void rio_resultenv_delete(struct rio_resultenv **envp)
 	if (!env)
 		return;
 	rio_arena_free(&env->arena);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)(sizeof(env->held) / sizeof(env->held[0])); i++)
 		json_object_put(env->held[i]);
 	free(env);
 	*envp = NULL;
@@ -396,6 +396,13 @@ int rio_resultenv_mounts_recorded(const struct rio_resultenv *env)
 	return env->mounts_recorded;
 }
 
+const struct rio_env_mount *
+rio_resultenv_mounts(const struct rio_resultenv *env, size_t *n)
+{
+	*n = env->nmounts;
+	return env->mounts;
+}
+
 size_t rio_resultenv_nmounts(const struct rio_resultenv *env)
 {
 	return env->nmounts;
@@ -426,6 +433,13 @@ size_t rio_resultenv_nfio_clients(const struct rio_resultenv *env)
 const char *rio_resultenv_fio_client(const struct rio_resultenv *env, size_t i)
 {
 	return i < env->nfio_clients ? env->fio_clients[i] : NULL;
+}
+
+const struct rio_env_job_file *
+rio_resultenv_job_files(const struct rio_resultenv *env, size_t *n)
+{
+	*n = env->njob_files;
+	return env->job_files;
 }
 
 size_t rio_resultenv_njob_files(const struct rio_resultenv *env)

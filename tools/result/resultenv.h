@@ -106,6 +106,9 @@ const struct rio_env_host *rio_resultenv_remote(const struct rio_resultenv *env,
  * were watched at all (not for an imported fio JSON). */
 int rio_resultenv_mounts_recorded(const struct rio_resultenv *env);
 size_t rio_resultenv_nmounts(const struct rio_resultenv *env);
+/* All of them at once: *n of them. */
+const struct rio_env_mount *
+rio_resultenv_mounts(const struct rio_resultenv *env, size_t *n);
 const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 						size_t i);
 
@@ -119,6 +122,8 @@ size_t rio_resultenv_nfio_clients(const struct rio_resultenv *env);
 const char *rio_resultenv_fio_client(const struct rio_resultenv *env, size_t i);
 
 size_t rio_resultenv_njob_files(const struct rio_resultenv *env);
+const struct rio_env_job_file *
+rio_resultenv_job_files(const struct rio_resultenv *env, size_t *n);
 const struct rio_env_job_file *
 rio_resultenv_job_file(const struct rio_resultenv *env, size_t i);
 
