@@ -98,6 +98,7 @@ void rio_args_free(struct rio_args *a)
 		rio_baseline_delete(&a->baselines[--a->nbaselines]);
 	free(a->baselines);
 	free(a->clients);
+	free(a->client_hosts);
 	free(a->pos);
 	rio_jobpath_free(a->resolved, a->nresolved);
 }
@@ -144,8 +145,9 @@ int rio_args_set_option(struct rio_args *a, int c, char *arg)
 		a->server_host = arg;
 		return rio_fiohosts_check("server-host", arg);
 	case OPT_CLIENT_HOST:
-		a->client_host = arg;
-		return rio_fiohosts_check("client-host", arg);
+		return rio_fiohosts_check("client-host", arg)
+			       ?: rio_strv_push(&a->client_hosts,
+						&a->nclient_hosts, arg);
 	case OPT_FIO:
 		a->fio = arg;
 		break;

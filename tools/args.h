@@ -50,7 +50,9 @@ struct rio_args {
 	int argc; /* rdmaio's own command line, for the result */
 	char **argv;
 	const char *output, *fio, *fio_json, *plot, *remote_env, *remote_cpu;
-	const char *server_host, *client_host;
+	const char *server_host;
+	char **client_hosts; /* --client-host, in the order given */
+	int nclient_hosts;
 	struct rio_client_arg *clients;
 	int nclients;
 	struct rio_baseline **baselines; /* --baseline, in the order given */

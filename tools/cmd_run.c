@@ -94,7 +94,7 @@ static int plan_hosts(const struct rio_args *a, struct rio_fio_host **hosts,
 
 	*hosts = NULL;
 	*n = 0;
-	if (!a->server_host != !a->client_host)
+	if (!a->server_host != !a->nclient_hosts)
 		return usage_error(
 			"--server-host and --client-host go together: give both (HOST 'local' is this host)");
 	if (a->server_host && a->nclients)
@@ -103,9 +103,16 @@ static int plan_hosts(const struct rio_args *a, struct rio_fio_host **hosts,
 	if (a->fio_json && (a->nclients || a->server_host))
 		return usage_error(
 			"--fio-json imports a finished run; --client and --server-host/--client-host cannot apply to it");
+	if (a->server_host) {
+		ret = rio_fiohosts_distinct(a->server_host, a->client_hosts,
+					    a->nclient_hosts);
+		if (ret)
+			return ret == -EINVAL ? 2 : 1;
+	}
 	if (a->server_host)
-		return rio_fiohosts_split(a->server_host, a->client_host,
-					  a->pos, a->npos, hosts, n)
+		return rio_fiohosts_split(a->server_host, a->client_hosts,
+					  a->nclient_hosts, a->pos, a->npos,
+					  hosts, n)
 			       ? 1
 			       : 0;
 	for (i = 0; i < a->nclients && !ret; i++) {

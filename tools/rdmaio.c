@@ -72,7 +72,7 @@ static const char run_synopsis[] =
 	"rdmaio run [-o RESULT.json [--force]] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
 	"                  [--remote-env CMD] [--remote-cpu CMD] [--baseline NAME=CMD]...\n"
 	"                  JOB... [--client HOST JOB...]...\n"
-	"       rdmaio run [...] --server-host HOST --client-host HOST JOB...\n"
+	"       rdmaio run [...] --server-host HOST --client-host HOST... JOB...\n"
 	"       rdmaio run --fio-json FIO.json [-o RESULT.json] [LINK] [JOB...]\n"
 	"JOB:   a job file, or the name of an installed one (verbs/bw, nfs/seq)\n";
 
@@ -85,8 +85,9 @@ static const char run_note[] =
 	"       the job files after it run there, the others on every --client\n"
 	"--server-host/--client-host HOST: every job file's sections with\n"
 	"       `listen` (targets, TCP servers) run on the server host, the\n"
-	"       others on the client host; HOST 'local' is this host, through a\n"
-	"       fio --server that rdmaio starts on a private unix socket\n"
+	"       others on each client host (--client-host repeats: all at once);\n"
+	"       HOST 'local' is this host, through a fio --server that rdmaio\n"
+	"       starts on a private unix socket\n"
 	"--remote-env CMD: before fio, run CMD once per host that is not this\n"
 	"       one (split on blanks, no shell; %h in a word becomes HOST) and\n"
 	"       record the `rdmaio env` document it prints, e.g. 'ssh -- %h rdmaio env'\n"

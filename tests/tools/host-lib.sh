@@ -1,7 +1,7 @@
 # Sourced by the rdmaio host test scripts, after setting name: the repo, the
 # rdmaio under test ($1, default build/rdmaio), a private folder made the
 # working directory (removed at exit, with any fio --server whose pid a test
-# put in server_pid), and a PATH without the caller's own tools: only an
+# put in server_pid, a list of pids), and a PATH without the caller's own tools: only an
 # nfsrdma built next to rdmaio describes the environment, never one that
 # happens to be on the caller's PATH.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,8 @@ schema=$repo/results-schema/result.schema.json
 tmp=$(mktemp -d "/tmp/rdmaio-${name:-host}.XXXXXX")
 server_pid=
 cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+	# shellcheck disable=SC2086 # pids, one word each
+	[ -n "$server_pid" ] && kill $server_pid 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

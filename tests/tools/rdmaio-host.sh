@@ -212,6 +212,44 @@ check "... and its fio servers are gone, with their sockets" \
 		! pgrep -f 'fio --server=sock:$tmp/roles-tmp/rdmaio-fi[o]'"
 check "rdmaio check of the result flags the loopback again" \
 	bash -c "'$rdmaio' check roles.json; test \$? = 3 && '$rdmaio' check roles.json | grep -q '^flagged loopback'"
+# Several client hosts at once: two fio servers of this host on sockets of
+# their own stand for two client hosts; the server host has no section of
+# pair.fio (no listen), so it sits out.
+fio --server=sock:"$tmp/c1.sock" >c1.log 2>&1 &
+server_pid=$!
+fio --server=sock:"$tmp/c2.sock" >c2.log 2>&1 &
+server_pid="$server_pid $!"
+sleep 1
+check "--client-host twice: both hosts run the client jobs in one fio run, each kept by name" \
+	bash -c "'$rdmaio' run --server-host local --client-host sock:$tmp/c1.sock \
+		--client-host sock:$tmp/c2.sock --timeout 60 -o multi.json pair.fio >/dev/null &&
+		python3 '$helper' validate '$schema' multi.json && python3 - multi.json '$tmp' <<'PY'
+import json, sys
+d, t = json.load(open(sys.argv[1])), sys.argv[2]
+hs = d['fio']['hosts']
+assert [(h['client'], h['role']) for h in hs] == [
+    ('sock:' + t + '/c1.sock', 'client'), ('sock:' + t + '/c2.sock', 'client')], hs
+a = d['fio']['argv']
+assert [x for x in a if x.startswith('--client=')] == [
+    '--client=sock:' + t + '/c1.sock', '--client=sock:' + t + '/c2.sock'], a
+per = {}
+for r in d['results']:
+    per.setdefault(r['host'], []).append(r['jobname'])
+one, two = (sorted(per.get(t + '/c%d.sock' % i, [])) for i in (1, 2))
+assert len(per) == 2 and one == two and 'seq-read-rdma' in one, per
+PY"
+# shellcheck disable=SC2086 # pids
+kill $server_pid 2>/dev/null
+# shellcheck disable=SC2086
+wait $server_pid 2>/dev/null
+server_pid=
+check_fails "two --client-host that are one host (as fio names results)" 2 \
+	"--client-host h1 and --client-host ip:h1,8765 are one host" \
+	"$rdmaio" run --server-host s --client-host h1 --client-host ip:h1,8765 -o bad.json pair.fio
+check_fails "a --client-host that is the --server-host, beside another" 2 \
+	"--client-host s is the --server-host \\(s\\)" \
+	"$rdmaio" run --server-host s --client-host h1 --client-host s -o bad.json pair.fio
+check "... refused before anything ran: no result" test ! -e bad.json
 check_fails "--server-host alone" 2 "go together" \
 	"$rdmaio" run --server-host local -o bad.json roles.fio
 check_fails "--client with --server-host" 2 "cannot join" \

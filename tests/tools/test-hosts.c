@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Two hosts in one result: which job sections go to the server host and
- * which to the client host, the names the result gives fio's --client
+ * Several hosts in one result: which job sections go to the server host
+ * and which to each client host, which client hosts are one host, the names the result gives fio's --client
  * hosts, and the loopback check on the peers of their jobs.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +94,7 @@ static void sections__listen_marks_targets_and_global_carries_it(void **state)
 
 static void split__targets_to_server_clients_to_client(void **state)
 {
+	char *local[1] = { "local" };
 	char *jobs[2] = {
 		job(0, "verbs.fio",
 		    "[global]\nsize=1m\n[tgt]\nlisten\n[wr]\nhostname=h\n"
@@ -104,7 +106,7 @@ static void split__targets_to_server_clients_to_client(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rio_fiohosts_split("sock:/s", "local", jobs, 2, &h, &n), 0);
+		rio_fiohosts_split("sock:/s", local, 1, jobs, 2, &h, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(h[0].client, "sock:/s");
 	assert_string_equal(h[0].role, "server");
@@ -125,12 +127,13 @@ static void split__targets_to_server_clients_to_client(void **state)
 
 static void split__host_without_sections_sits_out(void **state)
 {
+	char *cli[1] = { "cli" };
 	char *jobs[1] = { job(0, "n.fio", "[a-rdma]\n[a-tcp]\n") };
 	struct rio_fio_host *h;
 	int n;
 
 	(void)state;
-	assert_int_equal(rio_fiohosts_split("srv", "cli", jobs, 1, &h, &n), 0);
+	assert_int_equal(rio_fiohosts_split("srv", cli, 1, jobs, 1, &h, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(h[0].role, "client");
 	rio_fiohosts_free(h, n);
@@ -138,6 +141,7 @@ static void split__host_without_sections_sits_out(void **state)
 
 static void split__refuses_a_name_with_two_roles_and_empty_files(void **state)
 {
+	char *cli[1] = { "c" };
 	char *clash[2] = { job(0, "a.fio", "[x]\nlisten\n"),
 			   job(1, "b.fio", "[x]\nhostname=h\n") };
 	char *empty[1] = { job(2, "e.fio", "; nothing\n[global]\nbs=4k\n") };
@@ -145,10 +149,57 @@ static void split__refuses_a_name_with_two_roles_and_empty_files(void **state)
 	int n = 1;
 
 	(void)state;
-	assert_true(rio_fiohosts_split("s", "c", clash, 2, &h, &n) < 0);
+	assert_true(rio_fiohosts_split("s", cli, 1, clash, 2, &h, &n) < 0);
 	assert_null(h);
 	assert_int_equal(n, 0);
-	assert_true(rio_fiohosts_split("s", "c", empty, 1, &h, &n) < 0);
+	assert_true(rio_fiohosts_split("s", cli, 1, empty, 1, &h, &n) < 0);
+}
+
+/* Every client host runs all the client sections, with copies of its own. */
+static void split__every_client_host_gets_the_client_sections(void **state)
+{
+	char *jobs[2] = {
+		job(0, "v.fio", "[tgt]\nlisten\n[wr]\nhostname=h\n"),
+		job(1, "n.fio", "[seq-rdma]\n[seq-tcp]\n"),
+	};
+	char *cli[3] = { "c1", "ip6:fd18::3", "sock:/c3" };
+	struct rio_fio_host *h;
+	int n, i;
+
+	(void)state;
+	assert_int_equal(rio_fiohosts_split("s", cli, 3, jobs, 2, &h, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(h[0].role, "server");
+	assert_int_equal(h[0].nsections, 1);
+	for (i = 1; i < 4; i++) {
+		assert_string_equal(h[i].client, cli[i - 1]);
+		assert_string_equal(h[i].role, "client");
+		assert_int_equal(h[i].njobs, 2);
+		assert_ptr_equal(h[i].jobs[1], jobs[1]);
+		assert_int_equal(h[i].nsections, 3);
+		assert_string_equal(h[i].sections[0], "wr");
+		assert_string_equal(h[i].sections[2], "seq-tcp");
+		assert_int_equal(h[i].section_job[2], 1);
+	}
+	/* Copies, not the first client's strings: each is freed once. */
+	assert_ptr_not_equal(h[1].sections[0], h[2].sections[0]);
+	rio_fiohosts_free(h, n);
+}
+
+static void distinct__refuses_one_host_twice_and_the_server(void **state)
+{
+	char *two[2] = { "c1", "c2" }, *dup[3] = { "c1", "ip:c2", "c2,8765" };
+	char *srv[2] = { "c1", "s" }, *one[1] = { "local" };
+	char *locals[2] = { "local", "c2" };
+
+	(void)state;
+	assert_int_equal(rio_fiohosts_distinct("s", two, 2), 0);
+	/* ip:c2 and c2,8765 are both host c2, as fio names results. */
+	assert_int_equal(rio_fiohosts_distinct("s", dup, 3), -EINVAL);
+	assert_int_equal(rio_fiohosts_distinct("s", srv, 2), -EINVAL);
+	/* The one-host run stays: one client host, this one, as the server. */
+	assert_int_equal(rio_fiohosts_distinct("local", one, 1), 0);
+	assert_int_equal(rio_fiohosts_distinct("local", locals, 2), -EINVAL);
 }
 
 static void hostmap__fio_names_become_host_names(void **state)
@@ -365,6 +416,10 @@ int main(void)
 		cmocka_unit_test(split__host_without_sections_sits_out),
 		cmocka_unit_test(
 			split__refuses_a_name_with_two_roles_and_empty_files),
+		cmocka_unit_test(
+			split__every_client_host_gets_the_client_sections),
+		cmocka_unit_test(
+			distinct__refuses_one_host_twice_and_the_server),
 		cmocka_unit_test(hostmap__fio_names_become_host_names),
 		cmocka_unit_test(loopback__own_peers_flagged_others_pass),
 		cmocka_unit_test(loopback__hosts_by_name_with_their_own_mounts),

@@ -122,7 +122,33 @@ static int split_one(char *job, struct rio_fio_host *side[2])
 	return ret;
 }
 
-int rio_fiohosts_split(const char *server, const char *client,
+/* Another client host runs what the first one does. */
+static int copy_sections(struct rio_fio_host *to,
+			 const struct rio_fio_host *from)
+{
+	int i, ret = 0;
+
+	to->jobs = calloc(from->njobs ? from->njobs : 1, sizeof(*to->jobs));
+	to->section_job = calloc(from->nsections ? from->nsections : 1,
+				 sizeof(*to->section_job));
+	if (!to->jobs || !to->section_job)
+		return -ENOMEM;
+	memcpy(to->jobs, from->jobs, from->njobs * sizeof(*from->jobs));
+	to->njobs = from->njobs;
+	memcpy(to->section_job, from->section_job,
+	       from->nsections * sizeof(*from->section_job));
+	for (i = 0; i < from->nsections && !ret; i++) {
+		char *name = strdup(from->sections[i]);
+
+		ret = name ? rio_strv_push(&to->sections, &to->nsections, name)
+			   : -ENOMEM;
+		if (ret)
+			free(name);
+	}
+	return ret;
+}
+
+int rio_fiohosts_split(const char *server, char *const clients[], int nclients,
 		       char *const jobs[], int njobs,
 		       struct rio_fio_host **hosts, int *nhosts)
 {
@@ -131,16 +157,17 @@ int rio_fiohosts_split(const char *server, const char *client,
 
 	*hosts = NULL;
 	*nhosts = 0;
-	if (!host_new(&h, &n, server) || !host_new(&h, &n, client)) {
-		rio_fiohosts_free(h, n);
-		return -ENOMEM;
-	}
-	h[0].role = "server";
-	h[1].role = "client";
+	ret = host_new(&h, &n, server) ? 0 : -ENOMEM;
+	for (i = 0; i < nclients && !ret; i++)
+		ret = host_new(&h, &n, clients[i]) ? 0 : -ENOMEM;
+	for (i = 0; i < n && !ret; i++)
+		h[i].role = i ? "client" : "server";
 	side[0] = &h[0];
 	side[1] = &h[1];
 	for (i = 0; i < njobs && !ret; i++)
 		ret = split_one(jobs[i], side);
+	for (i = 2; i < n && !ret; i++)
+		ret = copy_sections(&h[i], &h[1]);
 	if (ret) {
 		rio_fiohosts_free(h, n);
 		return ret;
@@ -154,6 +181,57 @@ int rio_fiohosts_split(const char *server, const char *client,
 		}
 	*hosts = h;
 	*nhosts = n;
+	return 0;
+}
+
+/* The host of two fio --client strings is the same: 1, 0, or -ENOMEM. */
+static int same_host(const char *a, const char *b)
+{
+	char *ha = rio_hostmap_fio_name(a), *hb = rio_hostmap_fio_name(b);
+	int ret = ha && hb ? !strcmp(ha, hb) : -ENOMEM;
+
+	free(ha);
+	free(hb);
+	return ret;
+}
+
+/* The first of clients[0..i) on client i's host: its index, -1 for none,
+ * or -ENOMEM - 1 (below -1). */
+static int earlier_same(char *const clients[], int i)
+{
+	int j, same;
+
+	for (j = 0; j < i; j++) {
+		same = same_host(clients[j], clients[i]);
+		if (same)
+			return same < 0 ? same - 1 : j;
+	}
+	return -1;
+}
+
+int rio_fiohosts_distinct(const char *server, char *const clients[],
+			  int nclients)
+{
+	int i, j, same;
+
+	for (i = 0; i < nclients; i++) {
+		j = earlier_same(clients, i);
+		if (j < -1)
+			return -ENOMEM;
+		if (j >= 0) {
+			rc_err("run: --client-host %s and --client-host %s are one host: its jobs would run twice there and count as two clients; give each client host once",
+			       clients[j], clients[i]);
+			return -EINVAL;
+		}
+		same = nclients > 1 ? same_host(server, clients[i]) : 0;
+		if (same < 0)
+			return same;
+		if (same) {
+			rc_err("run: --client-host %s is the --server-host (%s): with several client hosts each must be another host than the server, as clients loading it over the network are what is measured; leave it out (a one-host run is --server-host local --client-host local)",
+			       clients[i], server);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
