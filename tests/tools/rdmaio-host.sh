@@ -237,7 +237,28 @@ for r in d['results']:
     per.setdefault(r['host'], []).append(r['jobname'])
 one, two = (sorted(per.get(t + '/c%d.sock' % i, [])) for i in (1, 2))
 assert len(per) == 2 and one == two and 'seq-read-rdma' in one, per
+# Each pair once per host, then once over both: their sums.
+cs = d['comparisons']
+alls = [c for c in cs if c['host'] == 'all clients']
+hosts = [t + '/c1.sock', t + '/c2.sock']
+assert alls and len(cs) == 3 * len(alls), [(c['host'], c['workload']) for c in cs]
+for a in alls:
+    assert sorted(a['clients']) == hosts, a
+    own = [c for c in cs if c['workload'] == a['workload'] and c['host'] in hosts
+           and c['direction'] == a['direction']]
+    assert len(own) == 2, own
+    for side in ('rdma', 'tcp'):
+        assert a[side]['bw_bytes'] == sum(c[side]['bw_bytes'] for c in own), (a, own)
+        assert abs(a[side]['iops'] - sum(c[side]['iops'] for c in own)) < 1e-6 * a[side]['iops']
+    assert ', 2 clients: RDMA vs TCP' in a['verdict'], a['verdict']
+    assert not any('clients' in c for c in own), own
+seq = [a for a in alls if a['workload'] == 'seq-read'][0]
+assert 'aggregate bandwidth' in seq['verdict'], seq['verdict']
 PY"
+check "... the report gives the sum's verdict with its count of clients" \
+	bash -c "'$rdmaio' report multi.json | grep -q '^- seq-read, 2 clients: RDMA vs TCP [0-9.]*x aggregate bandwidth'"
+check "... and one host's result has no sum" \
+	bash -c "! grep -q 'all clients' roles.json"
 # shellcheck disable=SC2086 # pids
 kill $server_pid 2>/dev/null
 # shellcheck disable=SC2086

@@ -16,6 +16,7 @@
 #include "read/cell.h"
 #include "result/result.h"
 #include "result/resultdoc.h"
+#include "base/streq.h"
 #include "rc_file.h"
 #include "rc_spawn.h"
 #include "base/tmpdir.h"
@@ -379,6 +380,17 @@ static void cpu_panel(FILE *f, const struct chart *c)
 /* Adds the directions of one side of a pair (TCP's when tcp) in one fio
  * output to dirs[] (nd so far, room for every job of the output): the new
  * count. */
+/* The pair's host, or one of the hosts an "all clients" pair sums. */
+static int pair_has_host(const struct rio_res_pair *p, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < p->nclients; i++)
+		if (rio_streq(p->clients[i], host))
+			return 1;
+	return !p->nclients && !strcmp(p->host, host);
+}
+
 static int side_dirs(const struct rio_fio_output *fio,
 		     const struct rio_res_pair *p, int tcp,
 		     const struct rio_fio_dir **dirs, int nd)
@@ -392,7 +404,7 @@ static int side_dirs(const struct rio_fio_output *fio,
 		return nd;
 	for (i = 0; i < rio_fio_output_njobs(fio); i++) {
 		j = rio_fio_output_job(fio, i);
-		if (strcmp(j->host, p->host) || strcmp(j->jobname ?: "", job))
+		if (!pair_has_host(p, j->host) || strcmp(j->jobname ?: "", job))
 			continue;
 		dirs[nd++] = &j->dir[d];
 	}

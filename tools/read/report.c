@@ -26,7 +26,8 @@ static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 		c = rio_resultdoc_pair(rd, i);
 		if (!c->verdict)
 			continue;
-		if (hosts)
+		/* An "all clients" verdict names its count of clients. */
+		if (hosts && !c->nclients)
 			fprintf(out, "- %s: %s\n", rio_cell_str(c->host),
 				c->verdict);
 		else

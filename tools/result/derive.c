@@ -20,8 +20,18 @@ struct side {
 	int n;
 };
 
-static void collect(const struct rio_fio_output *fio, const char *host,
-		    const char *jobname, struct side *s)
+static int has_host(const char *const *hosts, int nhosts, const char *host)
+{
+	while (nhosts-- > 0)
+		if (!strcmp(hosts[nhosts], host))
+			return 1;
+	return 0;
+}
+
+/* The entries of the job on any of the hosts. */
+static void collect_on(const struct rio_fio_output *fio,
+		       const char *const *hosts, int nhosts,
+		       const char *jobname, struct side *s)
 {
 	int i, n = rio_fio_output_njobs(fio);
 	const struct rio_fio_job *e, **ne;
@@ -30,7 +40,7 @@ static void collect(const struct rio_fio_output *fio, const char *host,
 	s->n = 0;
 	for (i = 0; i < n; i++) {
 		e = rio_fio_output_job(fio, i);
-		if (strcmp(e->host, host) || !e->jobname ||
+		if (!has_host(hosts, nhosts, e->host) || !e->jobname ||
 		    strcmp(e->jobname, jobname))
 			continue;
 		ne = realloc(s->e, (s->n + 1) * sizeof(*ne));
@@ -39,6 +49,12 @@ static void collect(const struct rio_fio_output *fio, const char *host,
 		s->e = ne;
 		s->e[s->n++] = e;
 	}
+}
+
+static void collect(const struct rio_fio_output *fio, const char *host,
+		    const char *jobname, struct side *s)
+{
+	collect_on(fio, &host, 1, jobname, s);
 }
 
 enum figure { BW, IOPS, BYTES };
@@ -172,21 +188,29 @@ static json_object *verdict(const struct rio_res_pair *c, int label_dir,
 {
 	const char *kind = c->kind ?: "bandwidth";
 	int lat = !strcmp(kind, "latency"), iops = !strcmp(kind, "iops");
-	char v[1024];
+	char v[1024], clients[64] = "";
 	int k = 0;
 
+	/* "seq-read, 3 clients: RDMA vs TCP 1.40x aggregate bandwidth" */
+	if (c->nclients)
+		snprintf(clients, sizeof(clients), ", %zu clients",
+			 c->nclients);
 	if (label_dir)
-		snprintf(v, sizeof(v), "%s (%s): RDMA vs TCP", c->workload,
-			 c->direction);
+		snprintf(v, sizeof(v), "%s (%s)%s: RDMA vs TCP", c->workload,
+			 c->direction, clients);
 	else
-		snprintf(v, sizeof(v), "%s: RDMA vs TCP", c->workload);
+		snprintf(v, sizeof(v), "%s%s: RDMA vs TCP", c->workload,
+			 clients);
 	if (lat) {
 		add_phrase(v, sizeof(v), &k, c->p50_ratio, "p50 latency");
 		add_phrase(v, sizeof(v), &k, c->p99_ratio, "p99 latency");
 		add_phrase(v, sizeof(v), &k, c->iops_ratio, "round trips/s");
 	} else {
 		add_phrase(v, sizeof(v), &k, iops ? c->iops_ratio : c->bw_ratio,
-			   iops ? "IOPS" : "bandwidth");
+			   c->nclients ? (iops ? "aggregate IOPS"
+					       : "aggregate bandwidth")
+			   : iops      ? "IOPS"
+				       : "bandwidth");
 		add_phrase(v, sizeof(v), &k, c->p99_ratio, "p99 latency");
 	}
 	if (c->host_cpu_per_gib.n)
@@ -301,10 +325,11 @@ static int only_direction(const struct side *s)
 	return rd == wr ? -1 : rd ? RIO_FIO_READ : RIO_FIO_WRITE;
 }
 
-static void compare_pair(json_object *arr, const char *host,
-			 const char *workload, const char *rname,
-			 const struct side *r, const char *tname,
-			 const struct side *t)
+/* Adds the pair's comparisons: how many. */
+static int compare_pair(json_object *arr, const char *host,
+			const char *workload, const char *rname,
+			const struct side *r, const char *tname,
+			const struct side *t)
 {
 	int rd = only_direction(r), td = only_direction(t), d, n = 0;
 
@@ -319,10 +344,14 @@ static void compare_pair(json_object *arr, const char *host,
 	 * the other (RDMA READ against fio's net engine in ping-pong mode):
 	 * when each side moved data one way only, those two are the pair.
 	 */
-	if (!n && rd >= 0 && td >= 0)
+	if (!n && rd >= 0 && td >= 0) {
 		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
+		n++;
+	}
+	return n;
 }
 
+/* Whether an entry before upto is the job's (on host; NULL: any host). */
 static int seen_before(const struct rio_fio_output *fio, int upto,
 		       const char *host, const char *name)
 {
@@ -331,11 +360,102 @@ static int seen_before(const struct rio_fio_output *fio, int upto,
 
 	for (i = 0; i < upto; i++) {
 		e = rio_fio_output_job(fio, i);
-		if (e->jobname && !strcmp(e->host, host) &&
+		if (e->jobname && (!host || !strcmp(e->host, host)) &&
 		    !strcmp(e->jobname, name))
 			return 1;
 	}
 	return 0;
+}
+
+/* The hosts that ran both jobs, in fio's order: how many (hosts is
+ * malloc'd), or -ENOMEM. */
+static int pair_hosts(const struct rio_fio_output *fio, const char *rname,
+		      const char *tname, const char ***hosts)
+{
+	int i, nh = 0, n = rio_fio_output_njobs(fio);
+	const struct rio_fio_job *e;
+	const char **nv;
+
+	*hosts = NULL;
+	for (i = 0; i < n; i++) {
+		e = rio_fio_output_job(fio, i);
+		if (!e->jobname || strcmp(e->jobname, rname) ||
+		    has_host(*hosts, nh, e->host) ||
+		    !seen_before(fio, n, e->host, tname))
+			continue;
+		nv = realloc(*hosts, (nh + 1) * sizeof(*nv));
+		if (!nv) {
+			free(*hosts);
+			*hosts = NULL;
+			return -ENOMEM;
+		}
+		*hosts = nv;
+		nv[nh++] = e->host;
+	}
+	return nh;
+}
+
+/*
+ * A pair that several hosts ran in one fio run (fio --client per host, all
+ * at once): one more comparison of their sum, host RIO_DERIVE_ALL_CLIENTS,
+ * with the hosts in "clients". Bandwidth and IOPS add up, the percentiles
+ * come from the hosts' merged histograms. fio's own "All clients" entries
+ * are not used: fio 3.33 sends one for a single group of a run only.
+ */
+static void compare_all_clients(json_object *arr,
+				const struct rio_fio_output *fio,
+				const char *workload, const char *rname,
+				const char *tname)
+{
+	const char **hosts;
+	json_object *names;
+	struct side r, t;
+	int nh, k, i;
+
+	nh = pair_hosts(fio, rname, tname, &hosts);
+	if (nh < 2) {
+		free(hosts);
+		return;
+	}
+	collect_on(fio, hosts, nh, rname, &r);
+	collect_on(fio, hosts, nh, tname, &t);
+	k = compare_pair(arr, RIO_DERIVE_ALL_CLIENTS, workload, rname, &r,
+			 tname, &t);
+	while (k-- > 0) {
+		names = json_object_new_array();
+		for (i = 0; i < nh; i++)
+			json_object_array_add(names,
+					      json_object_new_string(hosts[i]));
+		json_object_object_add(json_object_array_get_idx(
+					       arr, rio_json_len(arr) - 1 - k),
+				       "clients", names);
+	}
+	free(r.e);
+	free(t.e);
+	free(hosts);
+}
+
+/* Entry i's job is an RDMA job first seen there (on its host, or on any
+ * host when all): its workload and the TCP job's name, malloc'd. */
+static int rdma_job_at(const struct rio_fio_output *fio, int i, int all,
+		       char **workload, char **tname)
+{
+	const struct rio_fio_job *e = rio_fio_output_job(fio, i);
+	const char *tr;
+	size_t wlen;
+
+	if (!e->jobname ||
+	    seen_before(fio, i, all ? NULL : e->host, e->jobname))
+		return 0;
+	tr = rio_summary_transport(e->jobname, &wlen);
+	if (!tr || strcmp(tr, "rdma"))
+		return 0;
+	*workload = strndup(e->jobname, wlen);
+	if (!*workload || asprintf(tname, "%s-tcp", *workload) < 0) {
+		free(*workload);
+		return 0;
+	}
+	return 1;
 }
 
 json_object *rio_derive_comparisons(const struct rio_fio_output *fio)
@@ -343,32 +463,30 @@ json_object *rio_derive_comparisons(const struct rio_fio_output *fio)
 	json_object *arr = json_object_new_array();
 	int i, n = rio_fio_output_njobs(fio);
 	const struct rio_fio_job *e;
-	const char *host, *name, *tr;
 	char *workload, *tname;
 	struct side r, t;
-	size_t wlen;
 
 	/* Walk the RDMA jobs in fio's order so the output order is stable. */
 	for (i = 0; i < n; i++) {
+		if (!rdma_job_at(fio, i, 0, &workload, &tname))
+			continue;
 		e = rio_fio_output_job(fio, i);
-		name = e->jobname;
-		host = e->host;
-		if (!name || seen_before(fio, i, host, name))
-			continue;
-		tr = rio_summary_transport(name, &wlen);
-		if (!tr || strcmp(tr, "rdma"))
-			continue;
-		workload = strndup(name, wlen);
-		if (!workload || asprintf(&tname, "%s-tcp", workload) < 0) {
-			free(workload);
-			continue;
-		}
-		collect(fio, host, name, &r);
-		collect(fio, host, tname, &t);
+		collect(fio, e->host, e->jobname, &r);
+		collect(fio, e->host, tname, &t);
 		if (r.n && t.n)
-			compare_pair(arr, host, workload, name, &r, tname, &t);
+			compare_pair(arr, e->host, workload, e->jobname, &r,
+				     tname, &t);
 		free(r.e);
 		free(t.e);
+		free(tname);
+		free(workload);
+	}
+	/* Then the sums of the pairs that several hosts ran. */
+	for (i = 0; i < n; i++) {
+		if (!rdma_job_at(fio, i, 1, &workload, &tname))
+			continue;
+		compare_all_clients(arr, fio, workload,
+				    rio_fio_output_job(fio, i)->jobname, tname);
 		free(tname);
 		free(workload);
 	}

@@ -8,11 +8,17 @@ struct rio_fio_output;
 struct rio_resultdoc;
 struct rio_res_pair;
 
+/* The host of a comparison that sums several hosts' jobs. */
+#define RIO_DERIVE_ALL_CLIENTS "all clients"
+
 /*
  * The result's "comparisons": for each host and workload that has both a
  * "<workload>-rdma" and a "<workload>-tcp" job, and each direction both
  * moved data in, bandwidth and IOPS (summed over the job's entries) side by
- * side with their RDMA/TCP ratio and completion latency percentiles.
+ * side with their RDMA/TCP ratio and completion latency percentiles. Then,
+ * for each such pair that two or more hosts ran (several fio --client hosts
+ * at once), the same over all of them: host RIO_DERIVE_ALL_CLIENTS, the
+ * hosts' names in "clients".
  */
 json_object *rio_derive_comparisons(const struct rio_fio_output *fio);
 

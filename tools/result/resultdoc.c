@@ -183,9 +183,30 @@ static int pair_rounds_of(struct rio_arena *a, struct rio_res_pair *p,
 	return 0;
 }
 
+/* An array of strings, in the arena (NULL strings for other values). */
+static int strv_of(struct rio_arena *a, json_object *arr, const char ***v,
+		   size_t *n)
+{
+	size_t i;
+
+	*n = rio_json_len(arr);
+	*v = rio_arena_calloc(a, *n ? *n : 1, sizeof(**v));
+	if (!*v)
+		return -ENOMEM;
+	for (i = 0; i < *n; i++) {
+		json_object *x = json_object_array_get_idx(arr, i);
+
+		if (json_object_is_type(x, json_type_string))
+			(*v)[i] = json_object_get_string(x);
+	}
+	return 0;
+}
+
 static int pair_of(struct rio_arena *a, struct rio_res_pair *p, json_object *c)
 {
 	p->host = rio_json_str(c, "host");
+	if (strv_of(a, rio_json_get(c, "clients"), &p->clients, &p->nclients))
+		return -ENOMEM;
 	p->workload = rio_json_str(c, "workload");
 	p->kind = rio_json_str(c, "kind");
 	p->verdict = rio_json_str(c, "verdict");

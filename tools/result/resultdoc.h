@@ -94,6 +94,9 @@ struct rio_res_host_ratio {
 /* comparisons[i]: a workload's RDMA job against its TCP job. */
 struct rio_res_pair {
 	const char *host, *workload, *kind, *verdict;
+	/* The hosts an "all clients" pair sums; none for one host's. */
+	const char **clients;
+	size_t nclients;
 	const char *direction, *tcp_direction;
 	struct rio_res_side rdma, tcp;
 	double bw_ratio, iops_ratio, p50_ratio, p99_ratio;

@@ -175,11 +175,25 @@ static int check_pattern(struct vctx *c, const char *re, json_object *v)
 	return ret ? fail(c, "does not match pattern %s", re) : 0;
 }
 
+/* minimum or exclusiveMinimum (k) kv, of a number. */
+static int check_minimum(struct vctx *c, const char *k, json_object *kv,
+			 json_object *v)
+{
+	double d;
+
+	if (!type_is(v, "number"))
+		return 0;
+	d = json_object_get_double(v);
+	if (d < json_object_get_double(kv) ||
+	    (k[0] == 'e' && d == json_object_get_double(kv)))
+		return fail(c, "below the %s", k);
+	return 0;
+}
+
 static int check_keyword(struct vctx *c, const char *k, json_object *kv,
 			 json_object *s, json_object *v)
 {
 	size_t i;
-	double d;
 
 	if (!strcmp(k, "type"))
 		return check_type(c, kv, v);
@@ -211,15 +225,15 @@ static int check_keyword(struct vctx *c, const char *k, json_object *kv,
 	}
 	if (!strcmp(k, "pattern"))
 		return check_pattern(c, json_object_get_string(kv), v);
-	if (!strcmp(k, "minimum") || !strcmp(k, "exclusiveMinimum")) {
-		if (!type_is(v, "number"))
-			return 0;
-		d = json_object_get_double(v);
-		if (d < json_object_get_double(kv) ||
-		    (k[0] == 'e' && d == json_object_get_double(kv)))
-			return fail(c, "below the %s", k);
-		return 0;
-	}
+	if (!strcmp(k, "minimum") || !strcmp(k, "exclusiveMinimum"))
+		return check_minimum(c, k, kv, v);
+	if (!strcmp(k, "minItems"))
+		return !json_object_is_type(v, json_type_array) ||
+				       rio_json_len(v) >=
+					       (size_t)json_object_get_int64(kv)
+			       ? 0
+			       : fail(c, "has fewer items than its minItems %s",
+				      json_object_get_string(kv));
 	if (!strcmp(k, "anyOf")) {
 		char save[sizeof(c->path)];
 
