@@ -391,6 +391,66 @@ static int job_window(const struct rio_fio_output *fio, const struct window *w,
 	return found;
 }
 
+/* What pairs' CPU per GiB is over. */
+struct pair_ctx {
+	const struct rio_fio_output *fio;
+	const struct rio_hostmap *map;
+	struct series cpu;
+	const struct window *w;
+};
+
+static int is_client(const struct rio_res_pair *p, const char *host)
+{
+	size_t i;
+
+	for (i = 0; host && i < p->nclients; i++)
+		if (p->clients[i] && !strcmp(p->clients[i], host))
+			return 1;
+	return 0;
+}
+
+/*
+ * An "all clients" pair's side: what its job moved on all the client hosts,
+ * over the window of its entries on this host (the client hosts ran it at
+ * once, in one fio run). 0 when no entry ran here.
+ */
+static int all_clients_window(const struct rio_fio_output *fio,
+			      const struct window *w,
+			      const struct rio_res_pair *p, const char *job,
+			      struct window *u, struct rio_moved *m)
+{
+	int i, n = rio_fio_output_njobs(fio), found = 0;
+	const struct rio_fio_job *e;
+	struct rio_moved one;
+
+	u->a = INFINITY;
+	u->b = 0;
+	*m = (struct rio_moved){ 0 };
+	for (i = 0; i < n; i++) {
+		e = rio_fio_output_job(fio, i);
+		if (!is_client(p, e->host) || !e->jobname ||
+		    strcmp(e->jobname, job ?: ""))
+			continue;
+		one = rio_summary_moved(e);
+		m->bytes += one.bytes;
+		m->ios += one.ios;
+		if (!w[i].b)
+			continue;
+		u->a = fmin(u->a, w[i].a);
+		u->b = fmax(u->b, w[i].b);
+		found = 1;
+	}
+	return found;
+}
+
+static int side_window(const struct pair_ctx *pc, const struct rio_res_pair *p,
+		       const char *job, struct window *u, struct rio_moved *m)
+{
+	if (p->nclients)
+		return all_clients_window(pc->fio, pc->w, p, job, u, m);
+	return job_window(pc->fio, pc->w, p->host, job, u, m);
+}
+
 /* One side of pair p on series s (one host's): its job's window and what
  * it moved. 0 when the job has no window or s does not cover it. */
 static json_object *host_ratio(const char *host, const struct cost *r,
@@ -408,15 +468,10 @@ static json_object *host_ratio(const char *host, const struct cost *r,
 	return o;
 }
 
-/* What pairs' CPU per GiB is over. */
-struct pair_ctx {
-	const struct rio_fio_output *fio;
-	const struct rio_hostmap *map;
-	struct series cpu;
-	const struct window *w;
-};
-
-/* Pair p's CPU per GiB on every watched host, RDMA over TCP. */
+/* Pair p's CPU per GiB on every watched host, RDMA over TCP; for an "all
+ * clients" pair, on the watched hosts that are not its clients (the
+ * servers under the sum of the load): a client's CPU per GiB of all the
+ * clients' bytes would mean nothing. */
 static json_object *pair_cost(const struct rio_resultdoc *rd,
 			      const struct rio_res_pair *p, void *ctx)
 {
@@ -430,13 +485,14 @@ static json_object *pair_cost(const struct rio_resultdoc *rd,
 	int i;
 
 	(void)rd;
-	if (!job_window(pc->fio, pc->w, p->host, p->rdma.jobname, &ru, &rm) ||
-	    !job_window(pc->fio, pc->w, p->host, p->tcp.jobname, &tu, &tm))
+	if (!side_window(pc, p, p->rdma.jobname, &ru, &rm) ||
+	    !side_window(pc, p, p->tcp.jobname, &tu, &tm))
 		return arr;
 	for (i = 0; i < pc->cpu.n; i++) {
 		s = &pc->cpu.v[i];
 		host = series_host(s, pc->map);
-		if (host && s->v && cost_of(s->v, s->n, &ru, rm, &r) &&
+		if (host && s->v && !is_client(p, host) &&
+		    cost_of(s->v, s->n, &ru, rm, &r) &&
 		    cost_of(s->v, s->n, &tu, tm, &t))
 			json_object_array_add(arr, host_ratio(host, &r, &t));
 		free(host);
