@@ -362,35 +362,6 @@ json_object *rio_cpucost_window(const struct rio_cpu_series *cpu, int ncpu,
 	return costs((struct series){ cpu, ncpu }, map, &w, m);
 }
 
-/* The union of the windows of one job's entries, and what they moved. */
-static int job_window(const struct rio_fio_output *fio, const struct window *w,
-		      const char *host, const char *job, struct window *u,
-		      struct rio_moved *m)
-{
-	int i, n = rio_fio_output_njobs(fio), found = 0;
-	const struct rio_fio_job *e;
-	struct rio_moved one;
-
-	u->a = INFINITY;
-	u->b = 0;
-	*m = (struct rio_moved){ 0 };
-	for (i = 0; i < n; i++) {
-		e = rio_fio_output_job(fio, i);
-		if (strcmp(e->host, host) || !e->jobname ||
-		    strcmp(e->jobname, job ?: ""))
-			continue;
-		if (!w[i].b)
-			return 0;
-		u->a = fmin(u->a, w[i].a);
-		u->b = fmax(u->b, w[i].b);
-		one = rio_summary_moved(e);
-		m->bytes += one.bytes;
-		m->ios += one.ios;
-		found = 1;
-	}
-	return found;
-}
-
 /* What pairs' CPU per GiB is over. */
 struct pair_ctx {
 	const struct rio_fio_output *fio;
@@ -410,16 +381,16 @@ static int is_client(const struct rio_res_pair *p, const char *host)
 }
 
 /*
- * An "all clients" pair's side: what its job moved on all the client hosts,
- * over the window of its entries on this host (the client hosts ran it at
- * once, in one fio run). 0 when no entry ran here.
+ * The union of the windows of one side's job's entries, and what they
+ * moved: the pair's host's entries, each with a window; or, for an "all
+ * clients" pair, its client hosts' entries, over the windows of those that
+ * ran on this host (the client hosts ran them at once, in one fio run).
+ * 0 when there is no window.
  */
-static int all_clients_window(const struct rio_fio_output *fio,
-			      const struct window *w,
-			      const struct rio_res_pair *p, const char *job,
-			      struct window *u, struct rio_moved *m)
+static int side_window(const struct pair_ctx *pc, const struct rio_res_pair *p,
+		       const char *job, struct window *u, struct rio_moved *m)
 {
-	int i, n = rio_fio_output_njobs(fio), found = 0;
+	int i, n = rio_fio_output_njobs(pc->fio), found = 0;
 	const struct rio_fio_job *e;
 	struct rio_moved one;
 
@@ -427,28 +398,23 @@ static int all_clients_window(const struct rio_fio_output *fio,
 	u->b = 0;
 	*m = (struct rio_moved){ 0 };
 	for (i = 0; i < n; i++) {
-		e = rio_fio_output_job(fio, i);
-		if (!is_client(p, e->host) || !e->jobname ||
-		    strcmp(e->jobname, job ?: ""))
+		e = rio_fio_output_job(pc->fio, i);
+		if (!(p->nclients ? is_client(p, e->host)
+				  : !strcmp(e->host, p->host ?: "")) ||
+		    !e->jobname || strcmp(e->jobname, job ?: ""))
 			continue;
 		one = rio_summary_moved(e);
 		m->bytes += one.bytes;
 		m->ios += one.ios;
-		if (!w[i].b)
+		if (!pc->w[i].b && !p->nclients)
+			return 0;
+		if (!pc->w[i].b)
 			continue;
-		u->a = fmin(u->a, w[i].a);
-		u->b = fmax(u->b, w[i].b);
+		u->a = fmin(u->a, pc->w[i].a);
+		u->b = fmax(u->b, pc->w[i].b);
 		found = 1;
 	}
 	return found;
-}
-
-static int side_window(const struct pair_ctx *pc, const struct rio_res_pair *p,
-		       const char *job, struct window *u, struct rio_moved *m)
-{
-	if (p->nclients)
-		return all_clients_window(pc->fio, pc->w, p, job, u, m);
-	return job_window(pc->fio, pc->w, p->host, job, u, m);
 }
 
 /* One side of pair p on series s (one host's): its job's window and what
