@@ -259,6 +259,40 @@ check "... the report gives the sum's verdict with its count of clients" \
 	bash -c "'$rdmaio' report multi.json | grep -q '^- seq-read, 2 clients: RDMA vs TCP [0-9.]*x aggregate bandwidth'"
 check "... and one host's result has no sum" \
 	bash -c "! grep -q 'all clients' roles.json"
+# Each host reads 40 MiB/s at most: 0.34 Gb/s, within a 0.5 Gb/s link, but
+# both at once are 0.67 Gb/s through the server's link.
+cat >link.fio <<JOB
+[global]
+ioengine=psync
+filename=$tmp/data
+size=16m
+time_based
+runtime=500ms
+bs=64k
+rw=read
+[seq-read-rdma]
+rate=40m
+stonewall
+[seq-read-tcp]
+rate=20m
+stonewall
+JOB
+check "--link-gbps: each client host within its link, their sum over the server's flagged" \
+	bash -c "'$rdmaio' run --server-host local --client-host sock:$tmp/c1.sock \
+		--client-host sock:$tmp/c2.sock --link-gbps 0.5 --timeout 60 -o link.json link.fio >/dev/null;
+		python3 - link.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pc = [c for c in d['checks'] if c['name'] == 'payload-ceiling' and c['direction'] == 'read']
+seq = lambda c: 'seq-read-rdma' in c['message']
+own = [c for c in pc if c['host'] != 'all clients' and seq(c)]
+alls = [c for c in pc if c['host'] == 'all clients' and seq(c)]
+assert len(own) == 2 and all(c['status'] == 'pass' for c in own), own
+assert len(alls) == 1 and alls[0]['status'] == 'flagged', alls
+a = alls[0]
+assert abs(a['measured_bytes_per_s'] - sum(c['measured_bytes_per_s'] for c in own)) < 1, (a, own)
+assert 'on 2 client hosts at once' in a['message'] and 'did not run at once' in a['likely_causes'][0], a
+PY"
 # shellcheck disable=SC2086 # pids
 kill $server_pid 2>/dev/null
 # shellcheck disable=SC2086

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "result/check.h"
+#include "result/derive.h"
 #include "result/runrecord.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
@@ -190,6 +191,16 @@ static const char *const ceiling_causes[] = {
 	"the traffic used more links than recorded: several ports, bonding, multipath or nconnect over several NICs",
 	"a unit error: GB vs GiB, Gb/s vs GB/s, or one total counted once per job",
 	"the job did not use this link at all: a local engine, loopback or a different interface",
+	NULL,
+};
+
+/* The server's link under several client hosts: first, that their sum
+ * overstates it when they did not run at once. */
+static const char *const clients_causes[] = {
+	"the client hosts did not run at once (one started late or ended early), so their figures do not add up to one load: rdmaio does not check yet that they overlapped",
+	"each client host has a link of its own to a server with several ports or links, so no one link carried the sum",
+	"a cache answered: the clients' page caches (direct=0, or data read twice) or the server's, so the bytes never crossed the link",
+	"a unit error: GB vs GiB, Gb/s vs GB/s, or one total counted once per job",
 	NULL,
 };
 
@@ -498,6 +509,98 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 	free(msg);
 }
 
+/* The payload ceiling of the links that describe every host (--link-gbps):
+ * what the server's link can carry; NAN without one. */
+static double shared_ceiling(const struct rio_links *links, char *desc,
+			     size_t dlen)
+{
+	const struct rio_link *l;
+	double sum = 0;
+	size_t i;
+	int n = 0;
+
+	desc[0] = '\0';
+	for (i = 0; i < links->n; i++) {
+		l = &links->v[i];
+		if (strcmp(l->source, "option"))
+			continue;
+		sum += l->ceiling;
+		snprintf(desc + strlen(desc), dlen - strlen(desc),
+			 "%s%g Gb/s %s MTU %d", n++ ? " + " : "", l->rate_gbps,
+			 l->link_layer, l->active_mtu);
+	}
+	return n ? sum : NAN;
+}
+
+/* One group of one host: its first job and what it had in flight. */
+struct group {
+	int lead;
+	double bw[2];
+	int summed;
+};
+
+static int same_sections(const struct job *jobs, const struct group *a,
+			 const struct group *b)
+{
+	const struct job *x = &jobs[a->lead], *y = &jobs[b->lead];
+
+	return x->run == y->run && x->gid == y->gid &&
+	       strcmp(x->host, y->host) && x->name && y->name &&
+	       !strcmp(x->name, y->name);
+}
+
+/*
+ * Groups that several client hosts ran at once (the same sections, fio
+ * run and group: one fio run sends them to every host) load the server's
+ * link with their sum: checked against the links that describe every host
+ * (--link-gbps; this host's devices say nothing of the server's), host
+ * "all clients".
+ */
+static void clients_check(json_object *arr, const struct job *jobs,
+			  struct group *g, int ng, int d,
+			  const struct rio_links *links, int *flagged)
+{
+	static const char *const dirs[] = { "read", "write" };
+	char desc[512], msg[1024];
+	double bw, ceil;
+	int i, j, hosts, over;
+
+	for (i = 0; i < ng; i++) {
+		for (j = i, bw = 0, hosts = 0; j < ng; j++)
+			if (j == i || same_sections(jobs, &g[i], &g[j])) {
+				bw += g[j].bw[d];
+				hosts++;
+			}
+		if (g[i].summed || hosts < 2 || bw <= 0)
+			continue;
+		for (j = i + 1; j < ng; j++)
+			g[j].summed |= same_sections(jobs, &g[i], &g[j]);
+		ceil = shared_ceiling(links, desc, sizeof(desc));
+		over = !isnan(ceil) && bw > ceil;
+		snprintf(
+			msg, sizeof(msg),
+			"%s %.2f GiB/s (%.1f Gb/s) of the group of job %s on %d client hosts at once, through the server's link: ",
+			dirs[d], bw / GIB, bw * 8 / 1e9, jobs[g[i].lead].name,
+			hosts);
+		if (isnan(ceil))
+			snprintf(
+				msg + strlen(msg), sizeof(msg) - strlen(msg),
+				"no link rate known for it (pass --link-gbps to check it)");
+		else
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 "%s the %.2f GiB/s payload ceiling of %s",
+				 over ? "exceeds" : "is within", ceil / GIB,
+				 desc);
+		rio_check_add(arr, "payload-ceiling", RIO_DERIVE_ALL_CLIENTS,
+			      jobs[g[i].lead].gid, dirs[d],
+			      isnan(ceil) ? "skipped"
+			      : over	  ? "flagged"
+					  : "pass",
+			      bw, ceil, msg, over ? clients_causes : NULL);
+		*flagged += over;
+	}
+}
+
 /* One entry's figures, and a job-error check when fio reported an error. */
 static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
 		     json_object *arr, int *flagged)
@@ -531,13 +634,14 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 			   const struct rio_links *links, json_object *warnings,
 			   int *flagged)
 {
-	int i, j, k, d, n = rio_fio_output_njobs(fio);
+	int i, j, k, d, ng = 0, n = rio_fio_output_njobs(fio);
 	json_object *arr = json_object_new_array();
 	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	struct group *g = calloc(n ? n : 1, sizeof(*g));
 	int *m = calloc(n ? n : 1, sizeof(*m));
 
 	*flagged = 0;
-	if (!jobs || !m)
+	if (!jobs || !m || !g)
 		goto out;
 	for (i = 0; i < n; i++)
 		read_job(&jobs[i], fio, i, arr, flagged);
@@ -552,9 +656,18 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 		for (j = i, k = 0; j < n; j++)
 			if (same_group(&jobs[i], &jobs[j]))
 				m[k++] = j;
-		for (d = 0; d < 2; d++)
+		g[ng].lead = i;
+		for (d = 0; d < 2; d++) {
 			group_check(arr, jobs, m, k, d, links, hosts, runs,
 				    flagged);
+			g[ng].bw[d] = antichain(jobs, m, k, d);
+		}
+		ng++;
+	}
+	for (d = 0; d < 2; d++) {
+		for (i = 0; i < ng; i++)
+			g[i].summed = 0;
+		clients_check(arr, jobs, g, ng, d, links, flagged);
 	}
 	if (!links->n)
 		rio_warn_add(
@@ -562,6 +675,7 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 			"no link rate known (no ACTIVE hardware RDMA port, no --link-gbps; software RDMA devices have none): bandwidth was not checked against a link's payload ceiling");
 out:
 	free(m);
+	free(g);
 	free(jobs);
 	return arr;
 }
