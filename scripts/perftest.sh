@@ -7,14 +7,16 @@
 # runs through it, on the other lab guest. With PERFTEST_CLIENT_CPU set, the
 # client runs pinned to that CPU (taskset -c), as `make bench` pins fio's clients.
 perftest_pair() {
-	local ip=$1 tool=$2 out= srv attempt pin=()
+	local ip=$1 tool=$2 out= srv attempt pin=() pidf=
 	shift 2
 	[ -n "${PERFTEST_CLIENT_CPU:-}" ] && pin=(taskset -c "$PERFTEST_CLIENT_CPU")
 	for attempt in 1 2 3; do
 		if [ -n "${PERFTEST_SERVER_EXEC:-}" ]; then
-			# Its pid there, to stop that server and no other.
+			# Its pid there, to stop that server and no other (named by
+			# this host and shell: clients of one server may run pairs at once).
+			pidf=/tmp/rdmaio-perftest-$tool-$HOSTNAME-$$.pid
 			$PERFTEST_SERVER_EXEC sh -c 'echo $$ >"$0"; exec timeout -k 5 90 "$@"' \
-				"/tmp/rdmaio-perftest-$tool.pid" "$tool" "$@" >/dev/null 2>&1 &
+				"$pidf" "$tool" "$@" >/dev/null 2>&1 &
 		else
 			timeout -k 5 90 "$tool" "$@" >/dev/null 2>&1 &
 		fi
@@ -26,8 +28,7 @@ perftest_pair() {
 			return 0
 		fi
 		if [ -n "${PERFTEST_SERVER_EXEC:-}" ]; then
-			$PERFTEST_SERVER_EXEC sh -c 'kill "$(cat "$0")"' \
-				"/tmp/rdmaio-perftest-$tool.pid" 2>/dev/null
+			$PERFTEST_SERVER_EXEC sh -c 'kill "$(cat "$0")"' "$pidf" 2>/dev/null
 		fi
 		kill $srv 2>/dev/null
 		wait $srv 2>/dev/null

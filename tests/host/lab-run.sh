@@ -75,13 +75,26 @@ wait $p2 && r2=0 || r2=$?
 check "two lab runs at once both succeed, each with its own output" \
 	bash -c "[ $r1 = 0 ] && [ $r2 = 0 ] && grep -qx one '$tmp/one' && grep -qx two '$tmp/two'"
 
-check_fails "--hosts takes 1 or 2" 125 'hosts must be 1 or 2' lab/run --hosts 3 -- true
+check_fails "--hosts takes 1 to 4" 125 'hosts must be 1 to 4 \(a server and up to three clients\)' \
+	lab/run --hosts 5 -- true
+check_fails "--hosts takes a number" 125 "hosts must be 1 to 4 .*not 'two'" lab/run --hosts two -- true
+check_fails "guests that do not fit this host's memory are refused before any boots" 125 \
+	"4 guests of 4000000 MiB need 16000000 MiB, and this host has [0-9]* MiB available" \
+	lab/run --hosts 4 --mem 4000000 -- true
 check_fails "--timeout takes seconds" 125 'timeout must be a positive number' lab/run --timeout soon -- true
 check_fails "a command is required" 125 'no command given' lab/run --softroce
 check_fails "unknown options are refused" 125 "unknown option '--bogus'" lab/run --bogus -- true
 check_fails "--exact with two hosts is refused, saying why" 125 \
 	"--exact runs one guest: two instruction-counted guests keep separate clocks" \
 	lab/run --exact --hosts 2 -- true
+check_fails "--exact with three hosts is refused too" 125 "drop --exact for 3 hosts" \
+	lab/run --exact --hosts 3 -- true
+check_fails "host-exec outside a lab names the --hosts that boots the guest" 2 \
+	"no guest lab-client3 here: lab/run --hosts 2 boots lab-server, --hosts 3 lab-client3 too" \
+	lab/host-exec lab-client3 true
+check_fails "host-exec refuses a host that is no lab guest, naming it" 2 \
+	"'198.18.0.9' is not a guest that runs commands for this one" lab/host-exec 198.18.0.9 true
+check_fails "server-exec outside a lab says so" 2 "no guest lab-server here" lab/server-exec true
 check_fails "--insn-count without --exact is refused, saying why" 125 \
 	"--insn-count needs --exact" lab/run --insn-count build/insn-refused -- true
 check_fails "--insn-count outside the repository is refused" 125 \

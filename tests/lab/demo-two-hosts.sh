@@ -31,7 +31,7 @@ export DEMO_NFS_SIZE=4m DEMO_RESULT=$tmp/demo.json DEMO_TIMEOUT=600
 # with them, are listed apart: with $1 = nfs, only they.
 procs() {
 	ps -N --ppid 2 -p 2 -o pid=,args= | awk -v want="${1:-}" '
-		/rdmaio-probe|lab\/guest\/|lab\/server-exec|demo-two-hosts|^ *[0-9]+ ps -N --ppid 2 / { next }
+		/rdmaio-probe|lab\/guest\/|lab\/(server|host)-exec|demo-two-hosts|^ *[0-9]+ ps -N --ppid 2 / { next }
 		{ d = $2 ~ /(^|\/)(rpcbind|rpc\.mountd|rpc\.statd)$/ }
 		(want == "nfs") == d { print }'
 }

@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 tmp=$(mktemp -d)
-export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=1
+export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=1 RDMAIO_CLIENTS=1
 export RDMAIO_NFS_SIZE=8m RDMAIO_NFS_RDMA_DIR=/mnt/jobs-rdma RDMAIO_NFS_TCP_DIR=/mnt/jobs-tcp
 
 # runjob FILE: fio exits 0 and no job in its JSON reports an error.
