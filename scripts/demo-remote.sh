@@ -240,12 +240,13 @@ demo_undo_all() {
 # Nothing changes before these pass: ssh access as root, the server's rdmaio
 # build and fio (the same version: fio's client and server must match).
 demo_preflight() {
-	local out uid= fio_there= missing=() line rc=0
-	out=$(demo_remote_sh "$DEMO_SERVER_DIR" <<'SH' 2>"$demo_tmp/ssh.err"
+	local out uid= fio_there= missing=() line rc=0 engine_missing=
+	out=$(demo_remote_sh "$DEMO_SERVER_DIR" "$RDMAIO_ENGINE" <<'SH' 2>"$demo_tmp/ssh.err"
 echo "uid=$(id -u)"
 for f in build/nfsrdma build/rdmaio build/librdmaio.so; do
 	[ -f "$1/$f" ] || echo "missing=$f"
 done
+[ -f "$2" ] || echo "engine=$2"
 echo "fio=$(fio --version 2>/dev/null)"
 SH
 	) || rc=$?
@@ -259,12 +260,15 @@ demo:   that 'ssh -o BatchMode=yes $DEMO_SERVER true' works; the demo never asks
 		uid=*) uid=${line#uid=} ;;
 		missing=*) missing+=("${line#missing=}") ;;
 		fio=*) fio_there=${line#fio=} ;;
+		engine=*) engine_missing=${line#engine=} ;;
 		esac
 	done <<<"$out"
 	[ "$uid" = 0 ] || demo_die "ssh $DEMO_SERVER logs in as uid $uid, not root: nfsrdma and the target jobs need root there
 demo:   fix: log in as root (SERVER=root@${DEMO_SERVER#*@}, or 'User root' for it in ~/.ssh/config); sudo is not used"
 	[ ${#missing[@]} -eq 0 ] || demo_die "$DEMO_SERVER has no rdmaio build in $DEMO_SERVER_DIR (missing: ${missing[*]})
 demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or name its folder with SERVER_DIR=/path"
+	[ -z "$engine_missing" ] || demo_die "$DEMO_SERVER has no $engine_missing: fio's client expands \${RDMAIO_ENGINE} here before it sends a job file, so the target jobs there load this host's path
+demo:   fix: put rdmaio's checkout there at $(dirname "$(dirname "$engine_missing")") too (or link that path to $DEMO_SERVER_DIR)"
 	[ -n "$fio_there" ] ||
 		demo_die "$DEMO_SERVER has no fio: install it there (apt-get install fio, or 'make deps' in $DEMO_SERVER_DIR)"
 	[ "$fio_there" = "$(fio --version)" ] ||
@@ -274,16 +278,16 @@ demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or na
 # The server side, in one script: nfsd with an RDMA listener, a folder of
 # the demo's own exported to this host, and (with two hosts) fio --server
 # on a unix socket in a root-only folder (fio's protocol has no
-# authentication: it never listens on the network), with the variables the
-# target jobs use. It checks before it changes anything, and prints one
-# line per thing it made, as soon as it made it, so that a failure
-# half-way still undoes the rest.
+# authentication: it never listens on the network). It needs none of the
+# jobs' variables: fio's client expands them here before it sends a job.
+# It checks before it changes anything, and prints one line per thing it
+# made, as soon as it made it, so that a failure half-way still undoes the
+# rest.
 demo_server_script() {
 	demo_remote_helpers
 	cat <<'SH'
 set -eu
 dir=$1 client=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7
-shift 7
 threads=$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)
 ports=$(tr '\n' ' ' 2>/dev/null </proc/fs/nfsd/portlist || :)
 # A running nfsd is used as it is and left running: the kernel cannot drop
@@ -321,7 +325,7 @@ fi
 echo "export=$export"
 demo_restore_exports "$rdir/etab"
 [ "$fio" = 1 ] || exit 0
-env "$@" fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
+fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
 echo "fio=$(cat "$rdir/fio.pid")"
 i=0
 while [ ! -S "$rdir/fio.sock" ] && [ $i -lt 100 ]; do
@@ -369,10 +373,7 @@ demo_server_setup() {
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$client_ip" \
-		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio" \
-		RDMAIO_ENGINE="$DEMO_SERVER_DIR/build/librdmaio.so" \
-		RDMAIO_SERVER_IP="$RDMAIO_SERVER_IP" RDMAIO_RUNTIME="$RDMAIO_RUNTIME" \
-		RDMAIO_SWEEP_RUNTIME="$RDMAIO_SWEEP_RUNTIME") || rc=$?
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio") || rc=$?
 	while IFS= read -r line; do
 		[ -z "$line" ] || demo_server_made "$line"
 	done <<<"$out"
