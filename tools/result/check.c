@@ -242,9 +242,10 @@ static double links_ceiling(const struct rio_links *links, const char *host,
 	desc[0] = '\0';
 	for (i = 0; i < links->n; i++) {
 		l = &links->v[i];
-		/* The environment describes this host only. */
+		/* The environment describes this host only; NULL host: the
+		 * server's link, which only the options describe. */
 		if (!strcmp(l->source, "environment") &&
-		    !rio_hostmap_is_local(hosts, host))
+		    (!host || !rio_hostmap_is_local(hosts, host)))
 			continue;
 		sum += l->ceiling;
 		n++;
@@ -509,29 +510,6 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 	free(msg);
 }
 
-/* The payload ceiling of the links that describe every host (--link-gbps):
- * what the server's link can carry; NAN without one. */
-static double shared_ceiling(const struct rio_links *links, char *desc,
-			     size_t dlen)
-{
-	const struct rio_link *l;
-	double sum = 0;
-	size_t i;
-	int n = 0;
-
-	desc[0] = '\0';
-	for (i = 0; i < links->n; i++) {
-		l = &links->v[i];
-		if (strcmp(l->source, "option"))
-			continue;
-		sum += l->ceiling;
-		snprintf(desc + strlen(desc), dlen - strlen(desc),
-			 "%s%g Gb/s %s MTU %d", n++ ? " + " : "", l->rate_gbps,
-			 l->link_layer, l->active_mtu);
-	}
-	return n ? sum : NAN;
-}
-
 /* One group of one host: its first job and what it had in flight. */
 struct group {
 	int lead;
@@ -575,7 +553,7 @@ static void clients_check(json_object *arr, const struct job *jobs,
 			continue;
 		for (j = i + 1; j < ng; j++)
 			g[j].summed |= same_sections(jobs, &g[i], &g[j]);
-		ceil = shared_ceiling(links, desc, sizeof(desc));
+		ceil = links_ceiling(links, NULL, NULL, desc, sizeof(desc));
 		over = !isnan(ceil) && bw > ceil;
 		snprintf(
 			msg, sizeof(msg),
