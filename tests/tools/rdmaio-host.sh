@@ -293,6 +293,17 @@ a = alls[0]
 assert abs(a['measured_bytes_per_s'] - sum(c['measured_bytes_per_s'] for c in own)) < 1, (a, own)
 assert 'on 2 client hosts at once' in a['message'] and 'did not run at once' in a['likely_causes'][0], a
 PY"
+# Plain --client hosts may each load a server of their own: their pairs are
+# summed, but no one server's link is checked against the sum.
+check "--client twice: pairs summed, no check of a server's link" \
+	bash -c "'$rdmaio' run --client sock:$tmp/c1.sock link.fio --client sock:$tmp/c2.sock link.fio \
+		--link-gbps 0.5 --timeout 60 -o plain.json >/dev/null;
+		python3 - plain.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(c['host'] == 'all clients' for c in d['comparisons']), d['comparisons']
+assert not any(c['host'] == 'all clients' for c in d['checks']), d['checks']
+PY"
 # shellcheck disable=SC2086 # pids
 kill $server_pid 2>/dev/null
 # shellcheck disable=SC2086

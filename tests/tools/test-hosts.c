@@ -153,6 +153,9 @@ static void split__refuses_a_name_with_two_roles_and_empty_files(void **state)
 	assert_null(h);
 	assert_int_equal(n, 0);
 	assert_true(rio_fiohosts_split("s", cli, 1, empty, 1, &h, &n) < 0);
+	/* No client host: nothing to give the client sections to. */
+	assert_int_equal(rio_fiohosts_split("s", cli, 0, clash, 1, &h, &n),
+			 -EINVAL);
 }
 
 /* Every client host runs all the client sections, with copies of its own. */

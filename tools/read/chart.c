@@ -377,9 +377,6 @@ static void cpu_panel(FILE *f, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* Adds the directions of one side of a pair (TCP's when tcp) in one fio
- * output to dirs[] (nd so far, room for every job of the output): the new
- * count. */
 /* The pair's host, or one of the hosts an "all clients" pair sums. */
 static int pair_has_host(const struct rio_res_pair *p, const char *host)
 {
@@ -391,6 +388,9 @@ static int pair_has_host(const struct rio_res_pair *p, const char *host)
 	return !p->nclients && !strcmp(p->host, host);
 }
 
+/* Adds the directions of one side of a pair (TCP's when tcp) in one fio
+ * output to dirs[] (nd so far, room for every job of the output): the new
+ * count. */
 static int side_dirs(const struct rio_fio_output *fio,
 		     const struct rio_res_pair *p, int tcp,
 		     const struct rio_fio_dir **dirs, int nd)

@@ -510,6 +510,21 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 	free(msg);
 }
 
+/* A run split by role (--server-host/--client-host): fio got --section
+ * filters. Only there are the client hosts known to load one server; plain
+ * --client hosts may each have a server of their own. */
+static int split_by_role(const struct rio_fio_argvs *runs)
+{
+	size_t r, i;
+
+	for (r = 0; r < runs->n; r++)
+		for (i = 0; i < runs->v[r].n; i++)
+			if (runs->v[r].v[i] &&
+			    !strncmp(runs->v[r].v[i], "--section=", 10))
+				return 1;
+	return 0;
+}
+
 /* One group of one host: its first job and what it had in flight. */
 struct group {
 	int lead;
@@ -642,7 +657,7 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 		}
 		ng++;
 	}
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < 2 && split_by_role(runs); d++) {
 		for (i = 0; i < ng; i++)
 			g[i].summed = 0;
 		clients_check(arr, jobs, g, ng, d, links, flagged);

@@ -75,7 +75,11 @@ static int push_section(struct rio_fio_host *h, char *name)
 	}
 	h->section_job = nj;
 	nj[h->nsections] = h->njobs - 1;
-	return rio_strv_push(&h->sections, &h->nsections, name);
+	if (rio_strv_push(&h->sections, &h->nsections, name)) {
+		free(name);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* A name already given to the other host: fio's --section selects by name
@@ -157,13 +161,15 @@ int rio_fiohosts_split(const char *server, char *const clients[], int nclients,
 
 	*hosts = NULL;
 	*nhosts = 0;
+	if (nclients < 1)
+		return -EINVAL;
 	ret = host_new(&h, &n, server) ? 0 : -ENOMEM;
 	for (i = 0; i < nclients && !ret; i++)
 		ret = host_new(&h, &n, clients[i]) ? 0 : -ENOMEM;
 	for (i = 0; i < n && !ret; i++)
 		h[i].role = i ? "client" : "server";
-	side[0] = &h[0];
-	side[1] = &h[1];
+	side[0] = ret ? NULL : &h[0];
+	side[1] = ret ? NULL : &h[1];
 	for (i = 0; i < njobs && !ret; i++)
 		ret = split_one(jobs[i], side);
 	for (i = 2; i < n && !ret; i++)
