@@ -377,17 +377,6 @@ static void cpu_panel(FILE *f, const struct chart *c)
 		fprintf(f, "unset logscale y\n");
 }
 
-/* The pair's host, or one of the hosts an "all clients" pair sums. */
-static int pair_has_host(const struct rio_res_pair *p, const char *host)
-{
-	size_t i;
-
-	for (i = 0; i < p->nclients; i++)
-		if (rio_streq(p->clients[i], host))
-			return 1;
-	return !p->nclients && !strcmp(p->host, host);
-}
-
 /* Adds the directions of one side of a pair (TCP's when tcp) in one fio
  * output to dirs[] (nd so far, room for every job of the output): the new
  * count. */
@@ -404,7 +393,8 @@ static int side_dirs(const struct rio_fio_output *fio,
 		return nd;
 	for (i = 0; i < rio_fio_output_njobs(fio); i++) {
 		j = rio_fio_output_job(fio, i);
-		if (!pair_has_host(p, j->host) || strcmp(j->jobname ?: "", job))
+		if (!rio_res_pair_ran_on(p, j->host) ||
+		    strcmp(j->jobname ?: "", job))
 			continue;
 		dirs[nd++] = &j->dir[d];
 	}

@@ -468,11 +468,12 @@ static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
 		c > 1 ? "were" : "was", c > 1 ? "them" : "it");
 }
 
-/* The payload-ceiling check of one group's direction d, when it moved data. */
-static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
-			int d, const struct rio_links *links,
-			const struct rio_hostmap *hosts,
-			const struct rio_fio_argvs *runs, int *flagged)
+/* The payload-ceiling check of one group's direction d, when it moved data:
+ * what the group moved that way. */
+static double group_check(json_object *arr, struct job *jobs, const int *m,
+			  int k, int d, const struct rio_links *links,
+			  const struct rio_hostmap *hosts,
+			  const struct rio_fio_argvs *runs, int *flagged)
 {
 	static const char *const dirs[] = { "read", "write" };
 	const struct job *j0 = &jobs[m[0]];
@@ -483,12 +484,12 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 	FILE *f;
 
 	if (bw <= 0)
-		return;
+		return bw;
 	ceil = links_ceiling(links, j0->host, hosts, desc, sizeof(desc));
 	over = !isnan(ceil) && bw > ceil;
 	f = open_memstream(&msg, &len);
 	if (!f)
-		return;
+		return bw;
 	fprintf(f, "%s %.2f GiB/s (%.1f Gb/s) ", dirs[d], bw / GIB,
 		bw * 8 / 1e9);
 	put_summed(f, jobs, m, k, d, runs);
@@ -508,6 +509,7 @@ static void group_check(json_object *arr, struct job *jobs, const int *m, int k,
 		      bw, ceil, msg, over ? ceiling_causes : NULL);
 	*flagged += over;
 	free(msg);
+	return bw;
 }
 
 /* A run split by role (--server-host/--client-host): fio got --section
@@ -559,12 +561,14 @@ static void clients_check(json_object *arr, const struct job *jobs,
 	int i, j, hosts, over;
 
 	for (i = 0; i < ng; i++) {
+		if (g[i].summed)
+			continue;
 		for (j = i, bw = 0, hosts = 0; j < ng; j++)
 			if (j == i || same_sections(jobs, &g[i], &g[j])) {
 				bw += g[j].bw[d];
 				hosts++;
 			}
-		if (g[i].summed || hosts < 2 || bw <= 0)
+		if (hosts < 2 || bw <= 0)
 			continue;
 		for (j = i + 1; j < ng; j++)
 			g[j].summed |= same_sections(jobs, &g[i], &g[j]);
@@ -650,11 +654,9 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 			if (same_group(&jobs[i], &jobs[j]))
 				m[k++] = j;
 		g[ng].lead = i;
-		for (d = 0; d < 2; d++) {
-			group_check(arr, jobs, m, k, d, links, hosts, runs,
-				    flagged);
-			g[ng].bw[d] = antichain(jobs, m, k, d);
-		}
+		for (d = 0; d < 2; d++)
+			g[ng].bw[d] = group_check(arr, jobs, m, k, d, links,
+						  hosts, runs, flagged);
 		ng++;
 	}
 	for (d = 0; d < 2 && split_by_role(runs); d++) {

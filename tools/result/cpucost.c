@@ -370,16 +370,6 @@ struct pair_ctx {
 	const struct window *w;
 };
 
-static int is_client(const struct rio_res_pair *p, const char *host)
-{
-	size_t i;
-
-	for (i = 0; host && i < p->nclients; i++)
-		if (p->clients[i] && !strcmp(p->clients[i], host))
-			return 1;
-	return 0;
-}
-
 /*
  * The union of the windows of one side's job's entries, and what they
  * moved: the pair's host's entries, each with a window; or, for an "all
@@ -399,9 +389,8 @@ static int side_window(const struct pair_ctx *pc, const struct rio_res_pair *p,
 	*m = (struct rio_moved){ 0 };
 	for (i = 0; i < n; i++) {
 		e = rio_fio_output_job(pc->fio, i);
-		if (!(p->nclients ? is_client(p, e->host)
-				  : !strcmp(e->host, p->host ?: "")) ||
-		    !e->jobname || strcmp(e->jobname, job ?: ""))
+		if (!rio_res_pair_ran_on(p, e->host) || !e->jobname ||
+		    strcmp(e->jobname, job ?: ""))
 			continue;
 		one = rio_summary_moved(e);
 		m->bytes += one.bytes;
@@ -457,7 +446,8 @@ static json_object *pair_cost(const struct rio_resultdoc *rd,
 	for (i = 0; i < pc->cpu.n; i++) {
 		s = &pc->cpu.v[i];
 		host = series_host(s, pc->map);
-		if (host && s->v && !is_client(p, host) &&
+		if (host && s->v &&
+		    !(p->nclients && rio_res_pair_ran_on(p, host)) &&
 		    cost_of(s->v, s->n, &ru, rm, &r) &&
 		    cost_of(s->v, s->n, &tu, tm, &t))
 			json_object_array_add(arr, host_ratio(host, &r, &t));

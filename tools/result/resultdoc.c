@@ -528,6 +528,18 @@ rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
 	return NULL;
 }
 
+int rio_res_pair_ran_on(const struct rio_res_pair *p, const char *host)
+{
+	size_t i;
+
+	if (!host)
+		return 0;
+	for (i = 0; i < p->nclients; i++)
+		if (rio_streq(p->clients[i], host))
+			return 1;
+	return !p->nclients && rio_streq(p->host, host);
+}
+
 int rio_resultdoc_has_cpu(const struct rio_resultdoc *rd)
 {
 	return rd->has_cpu;

@@ -184,6 +184,9 @@ int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i);
 const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
 						 const struct rio_res_job *like,
 						 int occ);
+/* Whether host ran pair p's jobs: its host, or one an "all clients" pair
+ * sums. */
+int rio_res_pair_ran_on(const struct rio_res_pair *p, const char *host);
 int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i);
 const struct rio_res_pair *
 rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
