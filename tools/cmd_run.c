@@ -238,6 +238,7 @@ static int run_fio(const struct rio_args *a, const struct rio_fio_host *hosts,
 				 .nhosts = n,
 				 .timeout_s = a->timeout_s,
 				 .tick = rio_runwatch_tick,
+				 .edge = rio_runwatch_edge,
 				 .tick_arg = watch };
 	json_object *output = NULL;
 	int ret;

@@ -109,7 +109,8 @@ static const char report_note[] =
 static const char cpu_watch_note[] =
 	"cpu-watch: print this host's CPU counters (/proc/stat) as one\n"
 	"       rdmaio-cpu/1 JSON line every MS (100) until S seconds (3600)\n"
-	"       pass or its reader goes away: what --remote-cpu runs remotely\n";
+	"       pass or its reader goes away, and each job of every fio --server\n"
+	"       here as rdmaio-task/1 lines: what --remote-cpu runs remotely\n";
 
 static const char compare_note[] =
 	"compare: exit status 1 when a regression is beyond noise (judged from\n"

@@ -153,10 +153,87 @@ kill "$server_pid" 2>/dev/null
 wait "$server_pid" 2>/dev/null
 server_pid=
 
-check "cpu-watch prints rdmaio-cpu/1 lines and stops at --max-s" \
-	sh -c "timeout 10 '$rdmaio' cpu-watch --interval-ms 100 --max-s 1 >cpu.txt && [ \$(wc -l <cpu.txt) -ge 5 ] && [ \$(grep -c '^{\"schema\":\"rdmaio-cpu/1\",' cpu.txt) = \$(wc -l <cpu.txt) ]"
+check "cpu-watch prints a header, then rdmaio-cpu/1 lines, and stops at --max-s" \
+	sh -c "timeout 10 '$rdmaio' cpu-watch --interval-ms 100 --max-s 1 >cpu.txt && [ \$(wc -l <cpu.txt) -ge 6 ] && head -n 1 cpu.txt | grep -qx '{\"schema\":\"rdmaio-tasks/1\"}' && [ \$(grep -c '^{\"schema\":\"rdmaio-cpu/1\",' cpu.txt) = \$((\$(wc -l <cpu.txt) - 1)) ]"
 check "... and ends when its reader goes away" \
 	sh -c "timeout 10 '$rdmaio' cpu-watch --interval-ms 20 | head -n 2 >/dev/null"
 check_fails "cpu-watch refuses a file argument" 2 "takes no file argument" "$rdmaio" cpu-watch x.json
+
+# Two client hosts at once, each a fio --server on a loopback address of
+# its own in a pid namespace of its own (its own /proc, as another host
+# has), and cpu-watch entered there as --remote-cpu, reporting fio's jobs
+# there: the overlap check, and a host that starts late (startdelay) as its
+# negative control.
+cat >on-time.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+time_based
+runtime=2
+[overlap]
+rw=write
+JOB
+sed 's/^runtime=2$/runtime=2\nstartdelay=2/' on-time.fio >late.fio
+# fio is the namespace's init there, which takes no signal but SIGKILL from
+# outside, and unshare ignores SIGTERM: both end by killing fio.
+ns_fio=
+trap 'kill -KILL $ns_fio 2>/dev/null; cleanup' EXIT
+for h in 127.0.0.2 127.0.0.3; do
+	unshare --pid --fork --mount-proc --kill-child fio --server=$h,$port >ns-$h.log 2>&1 &
+	for _ in $(seq 50); do
+		read -r child <"/proc/$!/task/$!/children" && [ -n "$child" ] && break
+		sleep 0.1
+	done
+	echo "$child" >ns-$h.pid
+	ns_fio="$ns_fio $child"
+	for _ in $(seq 50); do grep -q "listening" ns-$h.log 2>/dev/null && break; sleep 0.1; done
+done
+cat >ns-exec <<NSEXEC
+#!/bin/sh
+# ns-exec HOST CMD...: CMD in the pid and mount namespaces of HOST's fio.
+h=\$1
+shift
+exec nsenter -t "\$(cat $tmp/ns-\$h.pid)" -p -m "\$@"
+NSEXEC
+chmod +x ns-exec
+two_clients() { # RESULT JOB-FILE-OF-THE-SECOND [CPU-WATCH]
+	"$rdmaio" run -o "$1" --client 127.0.0.2,$port on-time.fio \
+		--client 127.0.0.3,$port "$2" \
+		--remote-cpu "$tmp/ns-exec %h ${3:-$rdmaio cpu-watch}"
+}
+overlap() { # RESULT STATUS MESSAGE-PATTERN
+	python3 - "$@" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+c = [c for c in d["checks"] if c["name"] == "overlap"]
+assert len(c) == 1, c
+c = c[0]
+assert c["host"] == "all clients" and c["groupid"] == -1, c
+assert c["status"] == sys.argv[2], c
+assert re.search(sys.argv[3], c["message"]), c["message"]
+assert bool(c["likely_causes"]) == (sys.argv[2] == "flagged"), c
+PY
+}
+check "two client hosts running at once" two_clients ov.json on-time.fio
+check "... and the result validates" valid ov.json
+check "... pass the overlap check, each host's jobs seen there" \
+	overlap ov.json pass "127.0.0.2 [0-9.]+-[0-9.]+ s, 127.0.0.3 [0-9.]+-[0-9.]+ s after the run started; all started and ended together \(within"
+check "a client host whose jobs start 2 s late" two_clients late.json late.fio
+check "... is flagged, named, and so is the one that ended first" \
+	overlap late.json flagged "127.0.0.3 started (1\.[89]|2\.[0-2])[0-9] s late, 127.0.0.2 ended (1\.[89]|2\.[0-2])[0-9] s early \(more than the"
+# An older rdmaio's cpu-watch: readings only.
+cat >old-watch <<OLD
+#!/bin/sh
+exec "$rdmaio" cpu-watch | grep --line-buffered rdmaio-cpu/1
+OLD
+chmod +x old-watch
+check "a host whose cpu-watch reports no jobs (an older rdmaio) skips the check" \
+	two_clients old.json on-time.fio "$tmp/old-watch"
+check "... naming both hosts" overlap old.json skipped \
+	"^127.0.0.2, 127.0.0.3: fio's jobs there were not watched"
+# shellcheck disable=SC2086 # pids, one word each
+kill -KILL $ns_fio
+wait
+ns_fio=
 check_fails "cpu-watch refuses run's options" 2 "is not an option of cpu-watch" "$rdmaio" cpu-watch -o x
 done_testing

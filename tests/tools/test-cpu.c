@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "result/check.h"
 #include "result/cpucost.h"
 #include "result/cpustat.h"
 #include "run/cpuwatch.h"
@@ -28,6 +29,7 @@
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
 #include "result/resultdoc.h"
+#include "result/runrecord.h"
 #include "base/jsonread.h"
 #include "run/taskwatch.h"
 #include "base/units.h"
@@ -297,6 +299,189 @@ static const char two_jobs[] =
 	"{\"jobname\": \"seq-read-tcp\", \"groupid\": 1, \"job_runtime\": 2000,"
 	" \"read\": {\"io_bytes\": 1073741824, \"bw_bytes\": 536870912, \"iops\": 512, \"total_ios\": 1024}}]}";
 
+/* cpu-watch's mode: every fio --server's runs on the host, whoever started
+ * them; the server's children carry its command line. */
+static void taskwatch__without_self_watches_every_fio_server(void **state)
+{
+	static const char server[] = "fio\0--server=198.18.0.3,8766\0";
+	const struct rio_task *t;
+	struct rio_taskwatch *w;
+	int n;
+
+	(void)state;
+	/* A root of its own: the test above left its processes. */
+	assert_int_equal(teardown_root(NULL), 0);
+	assert_int_equal(setup_root(NULL), 0);
+	proc(10, 1, "fio", server, sizeof(server)); /* after --daemonize */
+	proc(11, 10, "fio", server, sizeof(server)); /* its connection */
+	proc(12, 11, "fio", server, sizeof(server)); /* one run */
+	proc(13, 12, "fio", server, sizeof(server)); /* its two jobs */
+	proc(14, 12, "fio", server, sizeof(server));
+	proc(20, 1, "fio", "fio\0j.fio", 10); /* a plain fio: not a server's */
+	proc(21, 20, "fio", "fio", 4);
+	w = rio_taskwatch_new(root, 0);
+	assert_non_null(w);
+	rio_taskwatch_sample(w, 1.0);
+	gone(14);
+	rio_taskwatch_sample(w, 2.0);
+	t = rio_taskwatch_tasks(w, &n);
+	assert_int_equal(n, 2);
+	assert_true(t[0].id == 13 && t[0].runner == 12 && !t[0].gone);
+	assert_true(t[1].id == 14 && t[1].gone == 2.0);
+	rio_taskwatch_delete(&w);
+}
+
+static void task_line__round_trips_and_rejects_garbage(void **state)
+{
+	const struct rio_task in = {
+		.id = 42, .runner = 7, .first = 1.5, .last = 2.25, .gone = 2.5
+	};
+	json_object *o = rio_runrecord_task_json(&in);
+	struct rio_task t;
+
+	(void)state;
+	assert_int_equal(
+		rio_runrecord_task_parse(json_object_to_json_string(o), &t), 0);
+	assert_memory_equal(&t, &in, sizeof(t));
+	json_object_put(o);
+	o = rio_runrecord_tasks_header_json();
+	assert_int_equal(
+		rio_runrecord_task_parse(json_object_to_json_string(o), &t), 1);
+	json_object_put(o);
+	/* A reading, no id, a gone before last, a pid that is no pid. */
+	assert_int_equal(
+		rio_runrecord_task_parse("{\"schema\":\"rdmaio-cpu/1\"}", &t),
+		-EINVAL);
+	assert_int_equal(
+		rio_runrecord_task_parse(
+			"{\"schema\":\"rdmaio-task/1\",\"runner\":1,\"thread\":false,\"first\":1,\"last\":1,\"gone\":0}",
+			&t),
+		-EINVAL);
+	assert_int_equal(
+		rio_runrecord_task_parse(
+			"{\"schema\":\"rdmaio-task/1\",\"id\":2,\"runner\":1,\"thread\":false,\"first\":1,\"last\":3,\"gone\":2}",
+			&t),
+		-EINVAL);
+	assert_int_equal(
+		rio_runrecord_task_parse(
+			"{\"schema\":\"rdmaio-task/1\",\"id\":-2,\"runner\":1,\"thread\":false,\"first\":1,\"last\":1,\"gone\":0}",
+			&t),
+		-EINVAL);
+	assert_int_equal(rio_runrecord_task_parse("not json", &t), -EINVAL);
+}
+
+/* The overlap check over this host's tasks and a remote host's. */
+static json_object *overlap(const struct rio_task *local, int nlocal,
+			    const struct rio_task *remote, int nremote,
+			    int watched, const char *server_role, int *flagged)
+{
+	static const struct rio_cpustat v[] = {
+		{ .t = 0 }, { .t = 0.1 }, { .t = 0.2 }, { .t = 10 }
+	};
+	const struct rio_cpu_series cpu[] = {
+		{ .v = v, .n = 4 },
+		{ .client = "b,8765",
+		  .v = v,
+		  .n = 4,
+		  .tasks = remote,
+		  .ntasks = nremote,
+		  .tasks_watched = watched },
+		{ .client = "s,8765", .v = v, .n = 4, .tasks_watched = 1 },
+	};
+	const struct rio_fio_host hosts[] = {
+		{ .client = "sock:/x", .role = "client", .local = 1 },
+		{ .client = "b,8765", .role = "client" },
+		{ .client = "s,8765", .role = server_role },
+	};
+	/* The second run failed: no end. */
+	const struct rio_run_span spans[] = { { 1, 6 }, { 7, NAN } };
+	struct rio_hostmap *map = rio_hostmap_new("a");
+	json_object *checks = json_object_new_array();
+
+	assert_non_null(map);
+	assert_int_equal(rio_hostmap_add(map, "b", "host-b"), 0);
+	rio_check_overlap(&(const struct rio_overlap_in){ .hosts = hosts,
+							  .nhosts = 3,
+							  .tasks = local,
+							  .ntasks = nlocal,
+							  .cpu = cpu,
+							  .ncpu = 3,
+							  .spans = spans,
+							  .nspans = 2,
+							  .map = map },
+			  checks, flagged);
+	rio_hostmap_delete(&map);
+	return checks;
+}
+
+static void overlap__flags_a_client_host_that_started_late(void **state)
+{
+	const struct rio_task
+		a[] = { { .id = 5, .first = 1.1, .last = 3.0, .gone = 3.1 },
+			{ .id = 6, .first = 3.1, .last = 5.0, .gone = 5.1 } },
+		late[] = { { .id = 9, .first = 3.0, .last = 5.2, .gone = 5.3 },
+			   /* before the run: not its */
+			   { .id = 8, .first = 0.1, .last = 0.5, .gone = 0.6 } },
+		ok[] = { { .id = 9, .first = 1.2, .last = 5.0, .gone = 5.2 } };
+	json_object *c;
+	const char *msg;
+	int flagged;
+
+	(void)state;
+	c = overlap(a, 2, ok, 1, 1, "server", &flagged);
+	assert_int_equal(flagged, 0);
+	assert_int_equal(rio_json_len(c), 1); /* the run that ended */
+	assert_string_equal(rio_json_str(json_object_array_get_idx(c, 0),
+					 "status"),
+			    "pass");
+	assert_string_equal(rio_json_str(json_object_array_get_idx(c, 0),
+					 "host"),
+			    RIO_DERIVE_ALL_CLIENTS);
+	json_object_put(c);
+
+	c = overlap(a, 2, late, 2, 1, "server", &flagged);
+	assert_int_equal(flagged, 1);
+	msg = rio_json_str(json_object_array_get_idx(c, 0), "message");
+	assert_non_null(strstr(msg, "a 0.10-4.10 s, host-b 2.00-4.30 s"));
+	assert_non_null(strstr(msg, "host-b started 1.90 s late"));
+	assert_null(strstr(msg, "ended"));
+	json_object_put(c);
+
+	/* A plain --client third host with no tasks in the run: two ran. */
+	c = overlap(a, 2, late, 2, 1, NULL, &flagged);
+	assert_int_equal(flagged, 1);
+	assert_non_null(
+		strstr(rio_json_str(json_object_array_get_idx(c, 0), "message"),
+		       "2 client hosts at once"));
+	json_object_put(c);
+}
+
+static void overlap__unknown_tasks_skip_and_one_client_is_no_check(void **state)
+{
+	const struct rio_task a[] = { { .id = 5, .first = 1.1, .last = 3.0 } };
+	json_object *c;
+	int flagged;
+
+	(void)state;
+	c = overlap(a, 1, NULL, 0, 0, "server", &flagged);
+	assert_int_equal(flagged, 0);
+	assert_int_equal(rio_json_len(c), 1);
+	assert_string_equal(rio_json_str(json_object_array_get_idx(c, 0),
+					 "status"),
+			    "skipped");
+	assert_non_null(
+		strstr(rio_json_str(json_object_array_get_idx(c, 0), "message"),
+		       "host-b: fio's jobs there were not watched"));
+	json_object_put(c);
+
+	/* Without a client host beside this one: nothing to compare. */
+	c = json_object_new_array();
+	rio_check_overlap(&(const struct rio_overlap_in){ .hosts = NULL }, c,
+			  &flagged);
+	assert_int_equal(rio_json_len(c), 0);
+	json_object_put(c);
+}
+
 static void cpucost__windows_end_with_the_tasks(void **state)
 {
 	struct rio_task tasks[2] = {
@@ -450,6 +635,13 @@ int main(void)
 		cmocka_unit_test(
 			cpustat__between_interpolates_inside_the_series),
 		cmocka_unit_test(taskwatch__finds_fio_jobs_of_our_runners),
+		cmocka_unit_test(
+			taskwatch__without_self_watches_every_fio_server),
+		cmocka_unit_test(task_line__round_trips_and_rejects_garbage),
+		cmocka_unit_test(
+			overlap__flags_a_client_host_that_started_late),
+		cmocka_unit_test(
+			overlap__unknown_tasks_skip_and_one_client_is_no_check),
 		cmocka_unit_test(cpucost__windows_end_with_the_tasks),
 		cmocka_unit_test(cpucost__unmatched_tasks_give_no_window),
 		cmocka_unit_test(units__human_figures),

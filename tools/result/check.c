@@ -197,7 +197,7 @@ static const char *const ceiling_causes[] = {
 /* The server's link under several client hosts: first, that their sum
  * overstates it when they did not run at once. */
 static const char *const clients_causes[] = {
-	"the client hosts did not run at once (one started late or ended early), so their figures do not add up to one load: rdmaio does not check yet that they overlapped",
+	"the client hosts did not run at once (one started late or ended early), so their figures do not add up to one load: see the overlap check of this fio run",
 	"each client host has a link of its own to a server with several ports or links, so no one link carried the sum",
 	"a cache answered: the clients' page caches (direct=0, or data read twice) or the server's, so the bytes never crossed the link",
 	"a unit error: GB vs GiB, Gb/s vs GB/s, or one total counted once per job",

@@ -12,6 +12,10 @@ struct rio_fio_argvs;
 struct rio_hostmap;
 struct rio_env_mount;
 struct rio_resultenv;
+struct rio_fio_host;
+struct rio_task;
+struct rio_cpu_series;
+struct rio_run_span;
 
 /* A link named on the command line (--link-gbps and friends). */
 struct rio_link_opt {
@@ -127,5 +131,32 @@ const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
 void rio_check_loopback(const struct rio_fio_output *fio,
 			const struct rio_resultenv *env, json_object *checks,
 			int *flagged);
+
+/* What the overlap check reads of a run (result/runrecord.h). */
+struct rio_overlap_in {
+	const struct rio_fio_host *hosts; /* fio's --client hosts */
+	int nhosts;
+	const struct rio_task *tasks; /* fio's job tasks on this host */
+	int ntasks;
+	const struct rio_cpu_series *cpu; /* remote hosts' tasks with theirs */
+	int ncpu;
+	const struct rio_run_span *spans; /* when each fio run ran */
+	int nspans;
+	const struct rio_hostmap *map;
+};
+
+/*
+ * For each fio run in which two client hosts or more ran jobs (hosts of
+ * role "client", or plain --client hosts), an "overlap" check, host "all
+ * clients", groupid -1: flagged when one of them started its jobs later,
+ * or ended them earlier, than the first to start or the last to end, by
+ * more than 10 % of their span (at least twice the watch's sampling
+ * interval and 0.25 s). Tasks are this host's own watch's, and a remote
+ * host's as its --remote-cpu command reported them: when a client host's
+ * are not known, one skipped check names it. *flagged gets the number
+ * flagged.
+ */
+void rio_check_overlap(const struct rio_overlap_in *in, json_object *checks,
+		       int *flagged);
 
 #endif

@@ -124,34 +124,3 @@ double rio_cpustat_between(const struct rio_cpustat *v, int n, double a,
 		return NAN;
 	return (at(v, n, b, field) - at(v, n, a, field)) / v[0].hz;
 }
-
-int rio_cpustat_stream(const char *root, unsigned interval_ms, unsigned max_s,
-		       FILE *out)
-{
-	double end = rio_cpustat_now() + max_s;
-	struct timespec ts = { .tv_sec = interval_ms / 1000,
-			       .tv_nsec = (interval_ms % 1000) * 1000000L };
-	struct rio_cpustat s;
-	json_object *o;
-	int ret;
-
-	do {
-		ret = rio_cpustat_read(root, &s);
-		if (ret)
-			return ret;
-		o = rio_cpustat_json(&s);
-		ret = fprintf(out, "%s\n",
-			      json_object_to_json_string_ext(
-				      o,
-				      JSON_C_TO_STRING_PLAIN |
-					      JSON_C_TO_STRING_NOSLASHESCAPE)) <
-			      0 ||
-		      fflush(out);
-		json_object_put(o);
-		/* The reader went away (rdmaio stopped its ssh): done. */
-		if (ret)
-			return 0;
-		nanosleep(&ts, NULL);
-	} while (rio_cpustat_now() < end);
-	return 0;
-}

@@ -2,8 +2,6 @@
 #ifndef RDMAIO_TOOLS_CPUSTAT_H
 #define RDMAIO_TOOLS_CPUSTAT_H
 
-#include <stdio.h>
-
 #include <json-c/json.h>
 
 /* The columns of /proc/stat's "cpu" line that rdmaio keeps, in its order. */
@@ -49,13 +47,5 @@ int rio_cpustat_parse(const char *line, struct rio_cpustat *s);
  */
 double rio_cpustat_between(const struct rio_cpustat *v, int n, double a,
 			   double b, enum rio_cpustat_field field);
-
-/*
- * `rdmaio cpu-watch`: one rio_cpustat_json line on out every interval_ms
- * until max_s have passed or out can no longer be written (the reader is
- * gone). Returns 0, or a negative code when /proc/stat cannot be read.
- */
-int rio_cpustat_stream(const char *root, unsigned interval_ms, unsigned max_s,
-		       FILE *out);
 
 #endif

@@ -337,6 +337,18 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	rio_check_nfs_transport(m->fio, m->map, env, checks, flagged);
 	rio_check_loopback(m->fio, env, checks, &n);
 	*flagged += n;
+	rio_check_overlap(
+		&(const struct rio_overlap_in){ .hosts = m->in->hosts,
+						.nhosts = m->in->nhosts,
+						.tasks = m->r->tasks,
+						.ntasks = m->r->ntasks,
+						.cpu = m->r->cpu,
+						.ncpu = m->r->ncpu,
+						.spans = m->r->fio_run_spans,
+						.nspans = m->r->nfio_run_spans,
+						.map = m->map },
+		checks, &n);
+	*flagged += n;
 	rio_resultenv_delete(&env);
 	return checks;
 }

@@ -30,11 +30,14 @@ struct rio_result_in {
 	int ncpu; /* 0: not watched */
 	const struct rio_task *tasks; /* fio's job tasks seen on this host */
 	int ntasks;
+	/* When each fio run ran, on this host's clock (fio_runs' order). */
+	const struct rio_run_span *fio_run_spans;
+	int nfio_run_spans;
 	json_object *baselines; /* --baseline's records (baseline.h), or NULL */
 	/*
 	 * rdmaio run --repeat N with N > 1: each round's fio_runs,
 	 * fio_exit_status, fio_output, mounts_during_run, cpu, ncpu, tasks,
-	 * ntasks and baselines, which in's own then leaves unused; NULL: one run, in's.
+	 * ntasks, fio_run_spans and baselines, which in's own then leaves unused; NULL: one run, in's.
 	 */
 	const struct rio_result_in *rounds;
 	int nrounds;

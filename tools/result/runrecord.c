@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/jsonread.h"
 #include "base/strv.h"
@@ -93,4 +96,66 @@ void rio_runrecord_argvs_free(struct rio_fio_argvs *argvs)
 		free((void *)argvs->v[--argvs->n].v);
 	free(argvs->v);
 	argvs->v = NULL;
+}
+
+json_object *rio_runrecord_tasks_header_json(void)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "schema",
+			       json_object_new_string("rdmaio-tasks/1"));
+	return o;
+}
+
+json_object *rio_runrecord_task_json(const struct rio_task *t)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "schema",
+			       json_object_new_string("rdmaio-task/1"));
+	json_object_object_add(o, "id", json_object_new_int(t->id));
+	json_object_object_add(o, "runner", json_object_new_int(t->runner));
+	json_object_object_add(o, "thread", json_object_new_boolean(t->thread));
+	json_object_object_add(o, "first", json_object_new_double(t->first));
+	json_object_object_add(o, "last", json_object_new_double(t->last));
+	json_object_object_add(o, "gone", json_object_new_double(t->gone));
+	return o;
+}
+
+static int task_int(json_object *o, const char *key, int *out)
+{
+	json_object *v = rio_json_get(o, key);
+	int64_t x = json_object_get_int64(v);
+
+	if (!json_object_is_type(v, json_type_int) || x <= 0 || x > INT32_MAX)
+		return -EINVAL;
+	*out = (int)x;
+	return 0;
+}
+
+int rio_runrecord_task_parse(const char *line, struct rio_task *t)
+{
+	json_object *o = json_tokener_parse(line);
+	const char *schema = rio_json_str(o, "schema");
+	int ret = -EINVAL;
+
+	memset(t, 0, sizeof(*t));
+	if (schema && !strcmp(schema, "rdmaio-tasks/1")) {
+		ret = 1;
+		goto out;
+	}
+	if (!schema || strcmp(schema, "rdmaio-task/1") ||
+	    task_int(o, "id", &t->id) || task_int(o, "runner", &t->runner) ||
+	    !json_object_is_type(rio_json_get(o, "thread"), json_type_boolean))
+		goto out;
+	t->thread = json_object_get_boolean(rio_json_get(o, "thread"));
+	t->first = rio_json_num(o, "first", NAN);
+	t->last = rio_json_num(o, "last", NAN);
+	t->gone = rio_json_num(o, "gone", NAN);
+	if (isfinite(t->first) && isfinite(t->last) && isfinite(t->gone) &&
+	    t->last >= t->first && (!t->gone || t->gone >= t->last))
+		ret = 0;
+out:
+	json_object_put(o);
+	return ret;
 }

@@ -38,7 +38,8 @@ struct rio_task {
 	int thread;
 };
 
-/* One host's CPU counters over the run, on this host's clock. */
+/* One host's CPU counters over the run, on this host's clock, and for a
+ * remote host the fio job tasks its watch saw there. */
 struct rio_cpu_series {
 	const char *client; /* NULL: this host; else its fio --client name */
 	const char *command; /* what read them there; NULL: this host */
@@ -46,7 +47,28 @@ struct rio_cpu_series {
 	int n;
 	double clock_offset_s; /* added to the host's own clock */
 	int bad_lines; /* lines of its watch that did not parse */
+	const struct rio_task *tasks; /* a remote host's, on this clock */
+	int ntasks;
+	/* The remote watch reports tasks (an older rdmaio's does not). */
+	int tasks_watched;
 };
+
+/* When one fio run ran: s on this host's CLOCK_MONOTONIC. */
+struct rio_run_span {
+	double start, end;
+};
+
+/*
+ * The lines `rdmaio cpu-watch` prints besides its readings: a header,
+ * {"schema": "rdmaio-tasks/1"}, saying that it reports fio's job tasks,
+ * then one line per task when it is first seen and again when it is gone:
+ * {"schema": "rdmaio-task/1", "id", "runner", "thread", "first", "last",
+ * "gone"} (times on the watching host's clock, gone 0 while alive).
+ * Parsing returns 0 (a task), 1 (the header) or -EINVAL.
+ */
+json_object *rio_runrecord_tasks_header_json(void);
+json_object *rio_runrecord_task_json(const struct rio_task *t);
+int rio_runrecord_task_parse(const char *line, struct rio_task *t);
 
 /* One run of fio's command line (fio.runs[].argv): a run split by role
  * runs fio once per job file. */

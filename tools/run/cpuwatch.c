@@ -27,6 +27,10 @@ struct series {
 	double offset; /* this host's clock - the remote's */
 	int bad; /* lines that were not readings */
 	struct rio_cpustat *local; /* v on this host's clock */
+	struct rio_task *tasks; /* remote: on the remote's clock */
+	int ntasks;
+	int tasks_watched; /* its command said it reports tasks */
+	struct rio_task *local_tasks; /* tasks on this host's clock */
 };
 
 struct rio_cpuwatch {
@@ -110,12 +114,45 @@ int rio_cpuwatch_add_remote(struct rio_cpuwatch *w, const char *client,
  * stdout cannot take rdmaio's memory. */
 #define MAX_READINGS (1 << 20)
 
+/* As many tasks as a host can have processes by default (pid_max). */
+#define MAX_TASKS (1 << 15)
+
+/* A task line: a new task, or one seen before (same id and start) gone. */
+static int take_task(struct series *s, const struct rio_task *t)
+{
+	struct rio_task *nt;
+	int i;
+
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].id == t->id && s->tasks[i].first == t->first) {
+			s->tasks[i] = *t;
+			return 0;
+		}
+	if (s->ntasks >= MAX_TASKS)
+		return -ENOSPC;
+	nt = realloc(s->tasks, (s->ntasks + 1) * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	s->tasks = nt;
+	nt[s->ntasks++] = *t;
+	return 0;
+}
+
 static void take_line(struct series *s, char *line, double arrival)
 {
 	struct rio_cpustat c;
+	struct rio_task t;
+	int ret;
 
-	if (s->n >= MAX_READINGS || rio_cpustat_parse(line, &c) ||
-	    (s->n && c.t <= s->v[s->n - 1].t)) {
+	if (rio_cpustat_parse(line, &c)) {
+		ret = rio_runrecord_task_parse(line, &t);
+		if (ret == 1)
+			s->tasks_watched = 1;
+		else if (ret || !s->tasks_watched || take_task(s, &t))
+			s->bad++;
+		return;
+	}
+	if (s->n >= MAX_READINGS || (s->n && c.t <= s->v[s->n - 1].t)) {
 		s->bad++;
 		return;
 	}
@@ -249,6 +286,29 @@ static const struct rio_cpustat *local_clock(struct series *s)
 	return s->local;
 }
 
+/* A remote series' tasks on this host's clock (a copy kept in s). */
+static const struct rio_task *local_tasks(struct series *s)
+{
+	int k;
+
+	free(s->local_tasks);
+	s->local_tasks = calloc(s->ntasks ? s->ntasks : 1, sizeof(*s->tasks));
+	if (!s->local_tasks)
+		return NULL;
+	for (k = 0; k < s->ntasks; k++) {
+		s->local_tasks[k] = s->tasks[k];
+		s->local_tasks[k].first += s->offset;
+		if (s->tasks[k].gone)
+			s->local_tasks[k].gone += s->offset;
+		/* Still alive at the watch's last reading: only a task's
+		 * first and gone lines are sent. */
+		else if (s->n)
+			s->local_tasks[k].last = s->v[s->n - 1].t;
+		s->local_tasks[k].last += s->offset;
+	}
+	return s->local_tasks;
+}
+
 int rio_cpuwatch_record(struct rio_cpuwatch *w,
 			const struct rio_cpu_series **out, int *n)
 {
@@ -267,8 +327,13 @@ int rio_cpuwatch_record(struct rio_cpuwatch *w,
 						  .v = local_clock(s),
 						  .n = s->n,
 						  .clock_offset_s = s->offset,
-						  .bad_lines = s->bad };
-		if (s->n && !rec[i].v)
+						  .bad_lines = s->bad,
+						  .ntasks = s->ntasks,
+						  .tasks_watched =
+							  s->tasks_watched };
+		if (s->client && s->n)
+			rec[i].tasks = local_tasks(s);
+		if (s->n && (!rec[i].v || (s->client && !rec[i].tasks)))
 			return -ENOMEM;
 	}
 	*out = rec;
@@ -288,6 +353,8 @@ void rio_cpuwatch_delete(struct rio_cpuwatch **w)
 		free((*w)->s[i].command);
 		free((*w)->s[i].v);
 		free((*w)->s[i].local);
+		free((*w)->s[i].tasks);
+		free((*w)->s[i].local_tasks);
 	}
 	free((*w)->s);
 	free((*w)->rec);

@@ -15,7 +15,8 @@
  * remote reading is stamped with the remote's own monotonic clock; it is
  * put on this host's clock by the smallest (arrival here - remote stamp)
  * over all its lines, so the error is the fastest line's delay, a few ms
- * over ssh.
+ * over ssh. Its command's task lines (rdmaio-task/1: fio's jobs there) are
+ * kept with the series and moved by the same offset.
  */
 struct rio_cpuwatch;
 

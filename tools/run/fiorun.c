@@ -221,7 +221,11 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 		ret = fd;
 		goto out;
 	}
+	if (r->edge)
+		r->edge(r->tick_arg, 0);
 	ret = rc_spawn_run_tick(argv.v, fd, r->timeout_s, r->tick, r->tick_arg);
+	if (r->edge)
+		r->edge(r->tick_arg, 1);
 	if (ret < 0) {
 		rc_err("cannot start fio '%s': %s (install fio or pass --fio PATH)",
 		       r->fio, strerror(-ret));

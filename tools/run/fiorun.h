@@ -14,6 +14,8 @@ struct rio_fio_run {
 	int nhosts;
 	unsigned timeout_s; /* 0: no limit */
 	void (*tick)(void *); /* called about every 100 ms while fio runs */
+	/* Called with tick_arg as each fio starts (end 0) and ends (1). */
+	void (*edge)(void *tick_arg, int end);
 	void *tick_arg;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -20,6 +21,8 @@ struct rio_runwatch {
 	struct rio_mountwatch *mounts;
 	struct rio_cpuwatch *cpu;
 	struct rio_taskwatch *tasks;
+	struct rio_run_span *spans; /* each fio run's */
+	int nspans;
 };
 
 /* Every remote host's first reading, before fio starts. */
@@ -98,6 +101,23 @@ void rio_runwatch_tick(void *arg)
 	rio_taskwatch_sample(w->tasks, rio_cpustat_now());
 }
 
+void rio_runwatch_edge(void *arg, int end)
+{
+	struct rio_runwatch *w = arg;
+	struct rio_run_span *ns;
+
+	if (end) {
+		if (w->nspans)
+			w->spans[w->nspans - 1].end = rio_cpustat_now();
+		return;
+	}
+	ns = realloc(w->spans, (w->nspans + 1) * sizeof(*ns));
+	if (!ns)
+		return;
+	w->spans = ns;
+	ns[w->nspans++] = (struct rio_run_span){ rio_cpustat_now(), NAN };
+}
+
 int rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in)
 {
 	int i, ret;
@@ -111,6 +131,8 @@ int rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in)
 	rio_cpuwatch_stop(w->cpu);
 	in->mounts_during_run = rio_mountwatch_seen(w->mounts);
 	in->tasks = rio_taskwatch_tasks(w->tasks, &in->ntasks);
+	in->fio_run_spans = w->spans;
+	in->nfio_run_spans = w->nspans;
 	ret = rio_cpuwatch_record(w->cpu, &in->cpu, &in->ncpu);
 	if (ret)
 		rc_call_err(-ret, "rio_cpuwatch_record(%d series)",
@@ -125,6 +147,7 @@ void rio_runwatch_delete(struct rio_runwatch **w)
 	rio_mountwatch_delete(&(*w)->mounts);
 	rio_cpuwatch_delete(&(*w)->cpu);
 	rio_taskwatch_delete(&(*w)->tasks);
+	free((*w)->spans);
 	free(*w);
 	*w = NULL;
 }

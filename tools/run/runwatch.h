@@ -24,10 +24,13 @@ int rio_runwatch_start(const char *cpu_cmd, const struct rio_fio_host *hosts,
 /* One round of watching: rio_fio_run's tick. */
 void rio_runwatch_tick(void *w);
 
+/* A fio run starts (end 0) or ends (1): rio_fio_run's edge. */
+void rio_runwatch_edge(void *w, int end);
+
 /*
  * Stops the remote commands and hands what was seen to the result's
- * inputs: mounts_during_run, cpu and tasks (which stay owned by w: delete
- * w after the result is built). Returns 0 or -ENOMEM (said).
+ * inputs: mounts_during_run, cpu, tasks and fio_run_spans (which stay
+ * owned by w: delete w after the result is built). Returns 0 or -ENOMEM (said).
  */
 int rio_runwatch_finish(struct rio_runwatch *w, struct rio_result_in *in);
 

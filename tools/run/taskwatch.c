@@ -126,10 +126,23 @@ static int is_runner(const struct rio_taskwatch *w, struct proc *v, int n,
 {
 	const struct proc *conn = find(v, n, p->ppid), *server;
 
-	if (p->ppid == w->self)
+	if (w->self && p->ppid == w->self)
 		return !p->server;
 	server = conn ? find(v, n, conn->ppid) : NULL;
-	return server && server->server && server->ppid == w->self;
+	return server && server->server;
+}
+
+/*
+ * A fio --server of ours: one self started, or with self 0 any on the
+ * host. Its children carry its command line, so there it is the one whose
+ * parent is no fio (a shell, init after --daemonize).
+ */
+static int is_our_server(const struct rio_taskwatch *w, struct proc *v, int n,
+			 const struct proc *p)
+{
+	if (w->self ? p->ppid != w->self : find(v, n, p->ppid) != NULL)
+		return 0;
+	return is_server(w->root, p->pid);
 }
 
 static void seen(struct rio_taskwatch *w, int id, int runner, int thread,
@@ -179,8 +192,7 @@ void rio_taskwatch_sample(struct rio_taskwatch *w, double now)
 	int i, n = scan_procs(w, &v);
 
 	for (i = 0; i < n; i++)
-		v[i].server =
-			v[i].ppid == w->self && is_server(w->root, v[i].pid);
+		v[i].server = is_our_server(w, v, n, &v[i]);
 	for (i = 0; i < n; i++) {
 		parent = find(v, n, v[i].ppid);
 		if (is_runner(w, v, n, &v[i]))

@@ -17,7 +17,11 @@
  */
 struct rio_taskwatch;
 
-/* Walks root/proc for descendants of self ("" and getpid() outside tests). */
+/*
+ * Walks root/proc for descendants of self ("" and getpid() outside tests);
+ * self 0: the runs of every fio --server on the host, as `rdmaio
+ * cpu-watch` reports them for a host that rdmaio reaches as a --client.
+ */
 struct rio_taskwatch *rio_taskwatch_new(const char *root, pid_t self);
 
 /* One walk, at time now (s on CLOCK_MONOTONIC). */
