@@ -153,6 +153,12 @@ assert "seq-write, 2 clients: RDMA vs TCP" in a["verdict"], a["verdict"]
 hc = [h["host"] for h in a.get("host_cpu_per_gib", [])]
 assert hc == ["lab-server"], a
 assert "CPU per GiB on lab-server" in a["verdict"], a["verdict"]
+# Both clients' jobs seen (lab-client3's through its cpu-watch) and found
+# to overlap, in each of the two fio runs (one per job file).
+ov = [c for c in d["checks"] if c["name"] == "overlap"]
+assert [c["status"] for c in ov] == ["pass", "pass"], ov
+assert all("lab-client " in c["message"] and "lab-client3 " in c["message"]
+           for c in ov), ov
 PY
 # The figures, for the log (check shows a command's output only on failure).
 python3 - fleet.json <<'PY'
@@ -165,7 +171,50 @@ for c in d["comparisons"]:
     print("# NFS %s on %s: RDMA %.1f, TCP %.1f MiB/s; %s" % (
         c["workload"], c["host"], c["rdma"]["bw_bytes"] / 2**20, c["tcp"]["bw_bytes"] / 2**20,
         c["verdict"]))
+for c in d["checks"]:
+    if c["name"] == "overlap":
+        print("# overlap: " + c["message"])
 PY
+# The overlap check's negative control: two plain --client hosts (the
+# server's and lab-client3's fio --server), lab-client3's job starting 2 s
+# late (fio forks a job after its startdelay).
+cat >on-time.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+time_based
+runtime=2
+[overlap]
+rw=write
+JOB
+sed 's/^runtime=2$/runtime=2\nstartdelay=2/' on-time.fio >late.fio
+two_clients() { # RESULT JOB-FILE-OF-LAB-CLIENT3
+	"$rdmaio" run --timeout 120 -o "$1" --client "$RDMAIO_SERVER_IP,$port" on-time.fio \
+		--client "198.18.0.3,$port" "$2" \
+		--remote-env "$RDMAIO_HOST_EXEC %h $repo/build/rdmaio env" \
+		--remote-cpu "$RDMAIO_HOST_EXEC %h $repo/build/rdmaio cpu-watch --max-s 120"
+}
+overlap() { # RESULT STATUS MESSAGE-PATTERN
+	python3 - "$@" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+c = [c for c in d["checks"] if c["name"] == "overlap"]
+assert [x["status"] for x in c] == [sys.argv[2]], c
+assert re.search(sys.argv[3], c[0]["message"]), c[0]["message"]
+print("# " + c[0]["message"])
+PY
+}
+check "a client host whose job starts 2 s late (startdelay=2 on lab-client3)" \
+	two_clients late.json late.fio
+check "... is flagged by the overlap check, naming it" \
+	overlap late.json flagged "lab-client3 started (1\.[6-9]|2\.[0-4])[0-9] s late"
+check "... and without the delay, both pass it" two_clients on-time.json on-time.fio
+check "... as overlapping" overlap on-time.json pass "all started and ended together"
+for f in late.json on-time.json; do
+	python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["checks"]:
+    if c["name"] == "overlap": print("# %s: %s" % (sys.argv[1], c["message"]))' "$f"
+done
 check "... each client wrote into its own folder of the one export" \
 	S sh -c "ls -lR $exp; ls $exp/lab-client | grep -q seq-write-rdma &&
 		ls $exp/lab-client3 | grep -q seq-write-rdma"
