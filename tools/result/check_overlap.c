@@ -73,13 +73,14 @@ static const struct rio_cpu_series *series_of(const struct rio_overlap_in *in,
 static void part_of(const struct rio_overlap_in *in, int h, struct part *p)
 {
 	const struct rio_fio_host *fh = &in->hosts[h];
-	const struct rio_cpu_series *s = series_of(in, fh->local ? NULL
-								 : fh->client);
+	const struct rio_cpu_series *s =
+		series_of(in, fh->local ? NULL : fh->client);
 	char *fio_name = rio_hostmap_fio_name(fh->client);
 
-	p->name = strdup(fh->local ? rio_hostmap_local(in->map)
-			 : rio_hostmap_name(in->map,
-					    fio_name ? fio_name : fh->client));
+	p->name = strdup(
+		fh->local ? rio_hostmap_local(in->map)
+			  : rio_hostmap_name(in->map,
+					     fio_name ? fio_name : fh->client));
 	free(fio_name);
 	p->interval = interval_of(s);
 	if (fh->local) {
@@ -107,7 +108,8 @@ static void part_span(struct part *p, const struct rio_run_span *r)
 		end = t->gone ? t->gone : t->last;
 		if (t->first > r->end || end < r->start)
 			continue;
-		p->start = isnan(p->start) ? t->first : fmin(p->start, t->first);
+		p->start =
+			isnan(p->start) ? t->first : fmin(p->start, t->first);
 		p->end = isnan(p->end) ? end : fmax(p->end, end);
 	}
 }
@@ -140,14 +142,20 @@ static void put_offsets(FILE *f, const struct part *p, int n, double a,
 	const char *sep = "";
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (!isnan(p[i].start) && p[i].start - a > tol)
-			fprintf(f, "%s%s started %.2f s late", sep, p[i].name,
-				p[i].start - a), sep = ", ";
-	for (i = 0; i < n; i++)
-		if (!isnan(p[i].start) && b - p[i].end > tol)
-			fprintf(f, "%s%s ended %.2f s early", sep, p[i].name,
-				b - p[i].end), sep = ", ";
+	for (i = 0; i < n; i++) {
+		if (isnan(p[i].start) || p[i].start - a <= tol)
+			continue;
+		fprintf(f, "%s%s started %.2f s late", sep, p[i].name,
+			p[i].start - a);
+		sep = ", ";
+	}
+	for (i = 0; i < n; i++) {
+		if (isnan(p[i].start) || b - p[i].end <= tol)
+			continue;
+		fprintf(f, "%s%s ended %.2f s early", sep, p[i].name,
+			b - p[i].end);
+		sep = ", ";
+	}
 }
 
 /* The check of one fio run, k of nruns: 1 when flagged. */
@@ -213,8 +221,9 @@ static void unknown_check(json_object *checks, const struct part *p, int n)
 	if (!len)
 		return;
 	if (len < sizeof(msg))
-		snprintf(msg + len, sizeof(msg) - len,
-			 ": fio's jobs there were not watched, so whether the client hosts ran at once is not known (give --remote-cpu 'ssh -- %%h rdmaio cpu-watch', with an rdmaio there as new as this one)");
+		snprintf(
+			msg + len, sizeof(msg) - len,
+			": fio's jobs there were not watched, so whether the client hosts ran at once is not known (give --remote-cpu 'ssh -- %%h rdmaio cpu-watch', with an rdmaio there as new as this one)");
 	rio_check_add(checks, "overlap", RIO_DERIVE_ALL_CLIENTS, -1, NULL,
 		      "skipped", NAN, NAN, msg, NULL);
 }
