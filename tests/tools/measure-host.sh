@@ -201,19 +201,7 @@ two_clients() { # RESULT JOB-FILE-OF-THE-SECOND [CPU-WATCH]
 		--client 127.0.0.3,$port "$2" \
 		--remote-cpu "$tmp/ns-exec %h ${3:-$rdmaio cpu-watch}"
 }
-overlap() { # RESULT STATUS MESSAGE-PATTERN
-	python3 - "$@" <<'PY'
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-c = [c for c in d["checks"] if c["name"] == "overlap"]
-assert len(c) == 1, c
-c = c[0]
-assert c["host"] == "all clients" and c["groupid"] == -1, c
-assert c["status"] == sys.argv[2], c
-assert re.search(sys.argv[3], c["message"]), c["message"]
-assert bool(c["likely_causes"]) == (sys.argv[2] == "flagged"), c
-PY
-}
+overlap() { python3 "$here/overlap-tool.py" "$@"; } # RESULT STATUS PATTERN
 check "two client hosts running at once" two_clients ov.json on-time.fio
 check "... and the result validates" valid ov.json
 check "... pass the overlap check, each host's jobs seen there" \
