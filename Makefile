@@ -60,7 +60,7 @@ INSTALL_DATA := $(sort $(wildcard jobs/*.fio jobs/*/*.fio)) jobs/README.md \
 MAN_PAGES := man/rdmaio.1 man/librdmaio.7 man/nfsrdma.8
 INSTALL_DIRS_STAMP := $(B)/install-dirs.stamp
 
-.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile bench-send-cpu bench-insn lab-insn install clean distclean format \
+.PHONY: all deps ensure-deps test demo bench bench-exact bench-compare bench-steady bench-profile bench-send-cpu bench-insn bench-fleet lab-insn install clean distclean format \
 	check-format unit-tests print-unit-tests
 all:
 
@@ -156,6 +156,13 @@ bench-insn: all lab-insn
 	@d=results/insn-$$(date -u +%Y%m%dT%H%M%SZ); \
 	lab/run --softroce --exact --insn-count "$$d" --timeout 900 -- scripts/cpu-split.py $(VERB) && \
 	scripts/insn-report.py "$$d"
+
+# And what many client hosts cost rdmaio run, on this host without a lab:
+# COUNTS (2 4 8 16 32 64) fio servers in pid namespaces of their own, one
+# job on all at once (scripts/bench-fleet).
+bench-fleet: export COUNTS := $(COUNTS)
+bench-fleet: all
+	@scripts/bench-fleet
 
 # Every path make install writes, without DESTDIR; uninstall removes these.
 INSTALLED_FILES = $(addprefix $(BINDIR)/,$(notdir $(PROGRAMS))) \
