@@ -164,6 +164,7 @@ static int run_check(json_object *checks, struct part *p, int n, int k,
 {
 	double a = INFINITY, b = -INFINITY, tol;
 	int i, ran = 0, late = 0;
+	const char *sep = " ";
 	char *msg = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -187,10 +188,13 @@ static int run_check(json_object *checks, struct part *p, int n, int k,
 		return 0;
 	fprintf(f, "fio run %d of %d, %d client hosts at once: their jobs ran",
 		k + 1, nruns, ran);
-	for (i = 0; i < n; i++)
-		if (!isnan(p[i].start))
-			fprintf(f, "%s %s %.2f-%.2f s", i ? "," : "", p[i].name,
-				p[i].start - r->start, p[i].end - r->start);
+	for (i = 0; i < n; i++) {
+		if (isnan(p[i].start))
+			continue;
+		fprintf(f, "%s%s %.2f-%.2f s", sep, p[i].name,
+			p[i].start - r->start, p[i].end - r->start);
+		sep = ", ";
+	}
 	fprintf(f, " after the run started; ");
 	if (late)
 		put_offsets(f, p, n, a, b, tol);
