@@ -259,6 +259,13 @@ check "... the report gives the sum's verdict with its count of clients" \
 	bash -c "'$rdmaio' report multi.json | grep -q '^- seq-read, 2 clients: RDMA vs TCP [0-9.]*x aggregate bandwidth'"
 check "... and one host's result has no sum" \
 	bash -c "! grep -q 'all clients' roles.json"
+# fio's client drops a host whose fio --server it cannot reach and still
+# exits 0: the run must not sum the hosts that are left and call it theirs.
+check_fails "a client host that fio dropped (nothing listens on its socket): no result, naming it" 1 \
+	"fio ran no job on client host sock:$tmp/c3.sock for .*pair.fio: fio drops a host" \
+	"$rdmaio" run --server-host local --client-host sock:"$tmp/c1.sock" \
+	--client-host sock:"$tmp/c3.sock" --timeout 60 -o dropped.json pair.fio
+check "... and wrote no result" test ! -e dropped.json
 # Each host reads 40 MiB/s at most: 0.34 Gb/s, within a 0.5 Gb/s link, but
 # both at once are 0.67 Gb/s through the server's link.
 cat >link.fio <<JOB

@@ -8,6 +8,7 @@
 
 #include "run/fiorun.h"
 #include "result/fiooutput.h"
+#include "result/hostmap.h"
 #include "base/jsonread.h"
 #include "rc_file.h"
 #include "rc_log.h"
@@ -192,6 +193,56 @@ fail:
 	return NULL;
 }
 
+/* Whether output has an entry of fio's from host (fio's name for it). */
+static int host_has_entry(json_object *output, const char *host)
+{
+	json_object *a = rio_fio_output_entries(output), *e;
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < rio_json_len(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		name = rio_json_str(e, "hostname");
+		if (!rio_fio_output_is_sum(e) && name && !strcmp(name, host))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * fio's client drops a host whose fio --server refuses the connection or
+ * goes away before it runs, and still exits 0: its sum would then be of
+ * fewer hosts than the run was given. Every host sent jobs (only: as
+ * build_argv picks them) must have entries.
+ */
+static int hosts_all_ran(const struct rio_fio_run *r, const char *only,
+			 json_object *output)
+{
+	const struct rio_fio_host *ho;
+	char *name;
+	int h, i, ret = 0;
+
+	for (h = 0; h < r->nhosts && !ret; h++) {
+		ho = &r->hosts[h];
+		for (i = 0; only && i < ho->njobs && strcmp(ho->jobs[i], only);
+		     i++)
+			;
+		if (only && i == ho->njobs)
+			continue;
+		name = rio_hostmap_fio_name(ho->client);
+		if (!name)
+			return -ENOMEM;
+		if (!host_has_entry(output, name)) {
+			rc_err("fio ran no job on %s host %s%s%s: fio drops a host whose fio --server it cannot reach, and still exits 0 (its message is above); check that fio --server runs there and listens on that address (for a socket forwarded by ssh, that the far end's socket exists); no result written",
+			       ho->role ? ho->role : "client", ho->client,
+			       only ? " for " : "", only ? only : "");
+			ret = -EIO;
+		}
+		free(name);
+	}
+	return ret;
+}
+
 static int dash_name(const char *job)
 {
 	rc_err("job file %s: a name starting with '-' reads as a fio option; pass it as ./%s",
@@ -262,6 +313,10 @@ static int run_once(const struct rio_fio_run *r, const char *only,
 	if (ret)
 		goto out;
 	ret = rio_fio_parse(text, len, "fio's stdout", output);
+	if (!ret && r->nhosts && (ret = hosts_all_ran(r, only, *output))) {
+		json_object_put(*output);
+		*output = NULL;
+	}
 	if (!ret)
 		json_object_object_add(
 			run, "global_options",

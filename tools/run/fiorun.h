@@ -28,7 +28,8 @@ struct rio_fio_run {
  * run, every run's client_stats; the runs' [global] options, which belong
  * to one job file each, go to *runs). *runs gets {argv, exit_status,
  * global_options} per fio run. Returns 0, or a negative code after printing
- * why (fio missing, fio failed, no JSON).
+ * why (fio missing, fio failed, no JSON, a host sent jobs that has no
+ * entry: fio drops a host it cannot reach and still exits 0).
  */
 int rio_fio_run(const struct rio_fio_run *r, json_object **runs,
 		int *exit_status, json_object **output);
