@@ -17,5 +17,7 @@ int rio_cmd_cpu_watch(struct rio_args *a);
  * when nothing could be compared. */
 int rio_cmd_compare(struct rio_args *a);
 int rio_cmd_env(struct rio_args *a);
+/* 2 on usage errors or results that do not make a scale. */
+int rio_cmd_scale(struct rio_args *a);
 
 #endif

@@ -47,6 +47,11 @@ static const struct rio_opt report_opts[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct rio_opt scale_opts[] = {
+	{ "plot", OPT_PLOT, "FILE" },
+	{ NULL, 0, NULL },
+};
+
 static const struct rio_opt cpu_watch_opts[] = {
 	{ "interval-ms", OPT_INTERVAL, "MS" },
 	{ "max-s", OPT_MAX_S, "S" },
@@ -117,6 +122,12 @@ static const char compare_note[] =
 	"       the rounds of `run --repeat N`; by --noise alone with one round),\n"
 	"       0 when none is, 2 on usage errors or a file that is no result\n";
 
+static const char scale_note[] =
+	"scale: the same jobs run by 1, 2, ... client hosts at once (a result\n"
+	"       per count, as make demo CLIENTS=N leaves them): each workload's\n"
+	"       aggregate RDMA and TCP bandwidth and the server's CPU per GiB by\n"
+	"       count, and each count's verdict; --plot draws them against the count\n";
+
 static const char env_note[] =
 	"env:   print this host's versions, host and environment as JSON\n"
 	"       (schema rdmaio-env/1)\n";
@@ -143,6 +154,12 @@ static const struct rio_subcmd subcmds[] = {
 	  .sets = { { NULL, compare_opts } },
 	  .synopsis = "rdmaio compare OLD.json NEW.json [--noise PCT]\n",
 	  .notes = { compare_note } },
+	{ .name = "scale",
+	  .fn = rio_cmd_scale,
+	  .sets = { { NULL, scale_opts } },
+	  .synopsis =
+		  "rdmaio scale RESULT.json RESULT.json... [--plot FILE.svg|FILE.png]\n",
+	  .notes = { scale_note } },
 	{ .name = "env",
 	  .fn = rio_cmd_env,
 	  .sets = { { NULL, env_opts } },

@@ -266,6 +266,24 @@ check_fails "a client host that fio dropped (nothing listens on its socket): no 
 	"$rdmaio" run --server-host local --client-host sock:"$tmp/c1.sock" \
 	--client-host sock:"$tmp/c3.sock" --timeout 60 -o dropped.json pair.fio
 check "... and wrote no result" test ! -e dropped.json
+# rdmaio scale: the same jobs by one client host, then by two.
+check "one client host runs pair.fio alone (the scale's first count)" \
+	"$rdmaio" run --server-host local --client-host sock:"$tmp/c1.sock" --timeout 60 \
+	-o one.json pair.fio
+check "rdmaio scale: each count's verdict, the growth and the table, and its chart" \
+	bash -c "'$rdmaio' scale one.json multi.json --plot scale.png >scale.out &&
+		grep -q '^- seq-read, 1 client: RDMA vs TCP [0-9.]*x bandwidth' scale.out &&
+		grep -q '^- seq-read, 2 clients: RDMA vs TCP [0-9.]*x aggregate bandwidth' scale.out &&
+		grep -q '^- seq-read, 1 to 2 client hosts: aggregate bandwidth RDMA [0-9.]*x, TCP [0-9.]*x' scale.out &&
+		grep -Eq '^\| seq-read \| 2 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|' scale.out &&
+		test \"\$(head -c 4 scale.png | tail -c 3)\" = PNG"
+check_fails "rdmaio scale refuses two results of one count (exit 2)" 2 \
+	"one.json and one2.json were both run by 1 client host: give one result per count" \
+	bash -c "cp one.json one2.json && '$rdmaio' scale one.json one2.json"
+check_fails "rdmaio scale refuses one result (exit 2)" 2 "give two results or more" \
+	"$rdmaio" scale one.json
+check_fails "rdmaio scale refuses a result without pairs (exit 2)" 2 \
+	"roles.json has no RDMA/TCP pair" "$rdmaio" scale roles.json multi.json
 # Each host reads 40 MiB/s at most: 0.34 Gb/s, within a 0.5 Gb/s link, but
 # both at once are 0.67 Gb/s through the server's link.
 cat >link.fio <<JOB
@@ -443,7 +461,7 @@ check_fails "run refuses compare's --noise, naming both" 2 \
 check "... and writes no result and starts no fio" \
 	bash -c "test ! -e bad-refused.json && test ! -e '$tmp/refused-data'"
 check_fails "check refuses report's --plot" 2 \
-	'^rdmaio: check: --plot is not an option of check \(it takes LINK options; --plot belongs to report\)$' \
+	'^rdmaio: check: --plot is not an option of check \(it takes LINK options; --plot belongs to report and scale\)$' \
 	"$rdmaio" check fio.json --plot bad-check.svg
 check_fails "report refuses a LINK option" 2 \
 	'^rdmaio: report: --link-gbps is not an option of report \(it takes --plot FILE, --csv and --units binary\|gbit; LINK options belong to run and check\)$' \

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "read/chart.h"
 #include "result/fiooutput.h"
 #include "read/gpstr.h"
+#include "read/plotfile.h"
 #include "result/hostmap.h"
 #include "rc_log.h"
 #include "read/cell.h"
@@ -18,8 +17,6 @@
 #include "result/resultdoc.h"
 #include "base/streq.h"
 #include "rc_file.h"
-#include "rc_spawn.h"
-#include "base/tmpdir.h"
 
 #define MIB (1024.0 * 1024)
 #define PANEL_H 330
@@ -623,71 +620,6 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 	return ferror(f) ? -EIO : 0;
 }
 
-static int check_path(const char *path, int *svg)
-{
-	const char *ext = strrchr(path, '.');
-
-	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
-		rc_err("plot %s: name must end in .svg or .png (that picks the format)",
-		       path);
-		return -EINVAL;
-	}
-	*svg = !strcmp(ext, ".svg");
-	return 0;
-}
-
-/* The image gnuplot drew: larger is no chart of ours. */
-#define IMAGE_MAX_BYTES (256 << 20)
-
-/* gnuplot draws into its private folder; the image then replaces path as
- * any result does (a hidden temporary, fsync, rename), so nothing is
- * written through a link at path and a failure leaves path as it was. */
-static int render(const char *script, const char *img, const char *path)
-{
-	char *argv[] = { "gnuplot", (char *)script, NULL }, *bytes = NULL;
-	size_t len = 0;
-	int ret = rc_spawn_run(argv, 2, 120);
-
-	if (ret) {
-		rc_err("plot %s: gnuplot failed (%s); install gnuplot-nox",
-		       path,
-		       ret < 0 ? strerror(-ret) : "see its message above");
-		return -EIO;
-	}
-	ret = rc_file_read(img, &bytes, &len, IMAGE_MAX_BYTES);
-	if (ret || !len) {
-		rc_err("plot %s: gnuplot wrote no image%s%s", path,
-		       ret ? ": " : "", ret ? strerror(-ret) : "");
-		free(bytes);
-		return -EIO;
-	}
-	ret = rc_file_replace(path, bytes, len, 0644);
-	free(bytes);
-	return ret;
-}
-
-/* A new file in the private folder, for writing. */
-static int open_new(const char *path, FILE **f)
-{
-	int fd = open(path,
-		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		      0600),
-	    ret;
-
-	if (fd < 0) {
-		ret = -errno;
-		rc_call_err(-ret, "open(%s)", path);
-		return ret;
-	}
-	*f = fdopen(fd, "w");
-	if (!*f) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	return 0;
-}
-
 static int gather(const struct rio_resultdoc *rd, struct chart *c,
 		  const char *path)
 {
@@ -734,54 +666,13 @@ int rio_chart_script(json_object *doc, FILE *data, const char *data_path,
 	return ret;
 }
 
-/* Draws into dir (data, script, image), then replaces path. */
-static int draw_in(json_object *doc, const char *dir, const char *path, int svg)
+static int chart_write(void *doc, FILE *data, const char *data_path,
+		       FILE *script, const char *img_path, int svg)
 {
-	char data[4096], script[4096], img[4096];
-	FILE *fd = NULL, *fs = NULL;
-	int ret;
-
-	snprintf(data, sizeof(data), "%s/chart.dat", dir);
-	snprintf(script, sizeof(script), "%s/chart.gp", dir);
-	snprintf(img, sizeof(img), "%s/chart%s", dir, svg ? ".svg" : ".png");
-	ret = open_new(data, &fd);
-	if (!ret)
-		ret = open_new(script, &fs);
-	if (!ret) {
-		ret = rio_chart_script(doc, fd, data, fs, img, svg);
-		if (ret == -ENOMEM)
-			rc_err("plot %s: out of memory", path);
-	}
-	/* Both close, whatever the first gave. */
-	if (fd && fclose(fd))
-		ret = ret ? ret : -EIO;
-	if (fs && fclose(fs))
-		ret = ret ? ret : -EIO;
-	if (!ret)
-		ret = render(script, img, path);
-	unlink(img);
-	unlink(script);
-	unlink(data);
-	return ret;
+	return rio_chart_script(doc, data, data_path, script, img_path, svg);
 }
 
 int rio_chart_draw(json_object *doc, const char *path)
 {
-	char *dir, err[512];
-	int svg, ret;
-
-	ret = check_path(path, &svg);
-	if (ret)
-		return ret;
-	ret = rio_tmpdir_new("plot", 4000, &dir, err, sizeof(err));
-	if (ret) {
-		rc_err("plot %s: %s", path, err);
-		return ret;
-	}
-	ret = draw_in(doc, dir, path, svg);
-	if (rmdir(dir))
-		rc_warn("plot %s: left %s (%s): remove it by hand", path, dir,
-			strerror(errno));
-	free(dir);
-	return ret;
+	return rio_plot_file(path, chart_write, doc);
 }
