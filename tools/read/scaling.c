@@ -245,7 +245,7 @@ static void table(const struct rio_scaling *s, FILE *f)
 static void growth(FILE *f, const char *what, double r0, double r1, double t0,
 		   double t1)
 {
-	fprintf(f, "%s RDMA ", what);
+	fprintf(f, "%s%sRDMA ", what, *what ? " " : "");
 	if (r0 > 0 && !isnan(r1))
 		fprintf(f, "%.2fx", r1 / r0);
 	else
