@@ -1,11 +1,12 @@
 # Sourced by scripts/demo (its checks of what the user typed, before
-# anything boots) and by scripts/demo-run: the server's side of the demo,
-# on the server host reached over ssh as root (BatchMode: a key, never a
-# password), or on this host with HOSTS=1. Every step that changes
-# something pushes its undo; demo_undo_all runs them newest first, on
-# success, failure or Ctrl-C. What was there before stays as it was: the
-# demo exports a folder of its own, leaves a running nfsd running, and puts
-# back the exports that nfsrdma's `exportfs -r` drops.
+# anything boots) and by scripts/demo-run: the other hosts' side of the
+# demo, each reached over ssh as root (BatchMode: a key, never a password):
+# the server, and the client hosts other than this one; with HOSTS=1, the
+# server's side on this host. Every step that changes something pushes its
+# undo; demo_undo_all runs them newest first, on success, failure or
+# Ctrl-C. What was there before stays as it was: the demo exports a folder
+# of its own, leaves a running nfsd running, and puts back the exports that
+# nfsrdma's `exportfs -r` drops.
 #
 # Each ssh command runs the server's login shell, with its rc files: a few
 # milliseconds on a server, seconds on an emulated one. So the steps go over
@@ -13,6 +14,8 @@
 # serves them all.
 
 demo_undos=()
+# The client hosts other than this one, reached over ssh (ssh names).
+demo_remote_clients=()
 
 demo_die() {
 	echo "demo: $*" >&2
@@ -54,7 +57,8 @@ demo_first_outside() {
 	printf '%s' "${rest:0:1}"
 }
 
-# NAME VALUE: an ssh destination, HOST or USER@HOST. Beyond the flaws of
+# NAME VALUE [ROLE EXAMPLE]: an ssh destination, HOST or USER@HOST, of the
+# server (or ROLE), as NAME=EXAMPLE would give it. Beyond the flaws of
 # any word: only what host names, addresses and user names hold, so that
 # neither ssh nor rdmaio run (which reads %h and %% in its commands) takes
 # a part of it for something else.
@@ -72,7 +76,7 @@ demo_check_server() {
 		fi
 	fi
 	[ -z "$flaw" ] ||
-		demo_refuse "$1 $(demo_shown "$2") $flaw: give the server's host name or address, or USER@HOST (e.g. $1=host-b)"
+		demo_refuse "$1 $(demo_shown "$2") $flaw: give the ${3:-server}'s host name or address, or USER@HOST (e.g. ${4:-$1=host-b})"
 }
 
 # NAME VALUE: an IPv4 or IPv6 address, as nfsrdma mount, ip route and the
@@ -123,8 +127,12 @@ demo_ssh_init() {
 		-o ControlMaster=auto -o "ControlPath=$demo_tmp/ssh-%C" -o ControlPersist=yes)
 }
 
+# Every host reached: the server and the remote clients.
 demo_ssh_close() {
-	ssh "${demo_ssh_opts[@]}" -O exit -- "$DEMO_SERVER" 2>/dev/null
+	local h
+	for h in "$DEMO_SERVER" "${demo_remote_clients[@]}"; do
+		ssh "${demo_ssh_opts[@]}" -O exit -- "$h" 2>/dev/null
+	done
 }
 
 # A word quoted for the remote sh (POSIX single quotes).
@@ -132,10 +140,11 @@ demo_q() {
 	printf "'%s'" "${1//\'/\'\\\'\'}"
 }
 
-# Runs the sh script on stdin on the server (on this host with HOSTS=1),
-# with ARG... as $1...
+# HOST ARG...: runs the sh script on stdin on HOST (with HOSTS=1, the
+# server's side on this host), with ARG... as $1...
 demo_remote_sh() {
-	local cmd="sh -s --" w
+	local host=$1 cmd="sh -s --" w
+	shift
 	if [ "$hosts" = 1 ]; then
 		sh -s -- "$@"
 		return
@@ -143,11 +152,12 @@ demo_remote_sh() {
 	for w in "$@"; do
 		cmd+=" $(demo_q "$w")"
 	done
-	ssh "${demo_ssh_opts[@]}" -- "$DEMO_SERVER" "$cmd"
+	ssh "${demo_ssh_opts[@]}" -- "$host" "$cmd"
 }
 
-# An undo: here (L, quoted for bash's eval) or on the server (R, quoted
-# for its sh), an argv kept as one string of quoted words.
+# An undo: here (L, quoted for bash's eval) or on a host reached over ssh
+# (RHOST, quoted for its sh; checked host names hold no blank), an argv
+# kept as one string of quoted words after a blank.
 demo_push_undo_at() {
 	local where=$1 w s=
 	shift
@@ -161,7 +171,12 @@ demo_push_undo_at() {
 	demo_undos+=("$where$s")
 }
 demo_push_undo() { demo_push_undo_at L "$@"; }
-demo_push_remote_undo() { demo_push_undo_at R "$@"; }
+# HOST CMD...
+demo_push_remote_undo() {
+	local host=$1
+	shift
+	demo_push_undo_at "R$host" "$@"
+}
 
 # The server's own undo steps, sent with the setup and with every undo
 # script.
@@ -192,6 +207,32 @@ demo_restore_exports() {
 	done <"$1"
 	return $bad
 }
+# Starts fio --server on a unix socket in the root-only folder $1 and prints
+# the line of its pid; fails when no socket comes.
+demo_start_fio() {
+	fio --server="sock:$1/fio.sock" --daemonize="$1/fio.pid"
+	echo "fio=$(cat "$1/fio.pid")"
+	i=0
+	while [ ! -S "$1/fio.sock" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -S "$1/fio.sock" ] || { echo "fio --server made no socket $1/fio.sock" >&2; return 1; }
+}
+# Unmounts the export's tmpfs $1. A running nfsd (one that ran before the
+# demo, and stays) can hold it for a while after the export is gone: its
+# export cache (flushed by exportfs -f; clients still active get new entries
+# from mountd) and its cache of open files (closed a few seconds after their
+# last use). So a busy mount is tried again for up to 10 s.
+demo_umount_export() {
+	i=0
+	while ! umount "$1" 2>/dev/null; do
+		[ $i -lt 20 ] || { umount "$1"; return; }
+		[ $i != 0 ] || exportfs -f
+		sleep 0.5
+		i=$((i + 1))
+	done
+}
 # Stops the fio --server the demo started, pid $1, if that pid still is
 # that fio (its socket $2 on its command line), and waits until it is gone.
 demo_stop_fio() {
@@ -207,23 +248,31 @@ demo_stop_fio() {
 SH
 }
 
-# Runs the server's undos collected in demo_script as one script.
+# Runs the undos collected in demo_script on demo_script_host as one
+# script. A host that cannot be reached any more is named.
 demo_undo_flush() {
 	[ -n "$demo_script" ] || return 0
-	demo_remote_sh <<<"$(demo_remote_helpers)"$'\n'"rc=0"$'\n'"$demo_script"'exit $rc'
+	demo_remote_sh "$demo_script_host" <<<"$(demo_remote_helpers)"$'\n'"rc=0"$'\n'"$demo_script"'exit $rc'
 	local rc=$?
+	[ $rc -ne 255 ] || [ "$hosts" = 1 ] ||
+		echo "demo: teardown on $demo_script_host failed: ssh could not reach it; undo there by hand: $demo_script" >&2
 	demo_script=
 	return $rc
 }
 
-# Newest first; the server's undos in a row go over as one script.
+# Newest first; one host's undos in a row go over as one script.
 demo_undo_all() {
-	local i rc=0 u
-	demo_script=
+	local i rc=0 u host cmd
+	demo_script= demo_script_host=
 	for ((i = ${#demo_undos[@]} - 1; i >= 0; i--)); do
 		u=${demo_undos[i]}
 		if [ "${u:0:1}" = R ]; then
-			demo_script+="${u:1} >/dev/null || { echo \"demo: teardown step failed on \$(hostname): \"$(demo_q "${u:1}") >&2; rc=1; }"$'\n'
+			host=${u:1}
+			host=${host%% *}
+			cmd=${u:$((1 + ${#host}))}
+			[ "$host" = "$demo_script_host" ] || demo_undo_flush || rc=1
+			demo_script_host=$host
+			demo_script+="$cmd >/dev/null || { echo \"demo: teardown step failed on \$(hostname): \"$(demo_q "$cmd") >&2; rc=1; }"$'\n'
 			continue
 		fi
 		demo_undo_flush || rc=1
@@ -237,48 +286,63 @@ demo_undo_all() {
 	return $rc
 }
 
-# Nothing changes before these pass: ssh access as root, the server's rdmaio
-# build and fio (the same version: fio's client and server must match).
+# HOST ROLE: nothing changes before these pass on every host: ssh access as
+# root, its rdmaio build and fio (the same version: fio's client and server
+# must match); a client's route to the server. Each failure is refused
+# (exit 2), naming the host. Sets demo_boot (the host's boot id: one per
+# machine and boot, whatever name reached it) and, for a client, demo_src
+# (its address towards the server).
 demo_preflight() {
-	local out uid= fio_there= missing=() line rc=0 engine_missing=
-	out=$(demo_remote_sh "$DEMO_SERVER_DIR" "$RDMAIO_ENGINE" <<'SH' 2>"$demo_tmp/ssh.err"
+	local host=$1 role=$2 out uid= fio_there= missing=() line rc=0 engine_missing= dest=${1#*@}
+	demo_boot= demo_src=
+	out=$(demo_remote_sh "$host" "$DEMO_SERVER_DIR" "$RDMAIO_ENGINE" "$role" "${RDMAIO_SERVER_IP:-}" <<'SH' 2>"$demo_tmp/ssh.err"
 echo "uid=$(id -u)"
+echo "boot=$(cat /proc/sys/kernel/random/boot_id)"
 for f in build/nfsrdma build/rdmaio build/librdmaio.so; do
 	[ -f "$1/$f" ] || echo "missing=$f"
 done
 [ -f "$2" ] || echo "engine=$2"
 echo "fio=$(fio --version 2>/dev/null)"
+[ "$3" = server ] || echo "src=$(ip route get "$4" 2>/dev/null | sed -n 's/.* src \([^ ]*\).*/\1/p' | head -n 1)"
 SH
 	) || rc=$?
 	# 255 is ssh's own failure: no connection, or no login.
-	[ $rc -ne 255 ] || demo_die "cannot ssh to $DEMO_SERVER without a password (ssh said: $(tail -n 1 "$demo_tmp/ssh.err"))
-demo:   fix: set up key login as root from here (ssh-copy-id root@${DEMO_SERVER#*@}), and check
-demo:   that 'ssh -o BatchMode=yes $DEMO_SERVER true' works; the demo never asks for a password"
-	[ $rc -eq 0 ] || demo_die "ssh $DEMO_SERVER: checking it failed (status $rc: $(tail -n 1 "$demo_tmp/ssh.err"))"
+	[ $rc -ne 255 ] || demo_refuse "cannot ssh to the $role $host (ssh said: $(tail -n 1 "$demo_tmp/ssh.err")); nothing was changed on any host
+demo:   fix: make 'ssh -o BatchMode=yes $host true' work from here: the host up, its name
+demo:   known, key login as root (ssh-copy-id root@$dest); the demo never asks for a password"
+	[ $rc -eq 0 ] || demo_refuse "ssh $host (the $role): checking it failed (status $rc: $(tail -n 1 "$demo_tmp/ssh.err")); nothing was changed on any host"
 	while IFS= read -r line; do
 		case $line in
 		uid=*) uid=${line#uid=} ;;
+		boot=*) demo_boot=${line#boot=} ;;
+		src=*) demo_src=${line#src=} ;;
 		missing=*) missing+=("${line#missing=}") ;;
 		fio=*) fio_there=${line#fio=} ;;
 		engine=*) engine_missing=${line#engine=} ;;
 		esac
 	done <<<"$out"
-	[ "$uid" = 0 ] || demo_die "ssh $DEMO_SERVER logs in as uid $uid, not root: nfsrdma and the target jobs need root there
-demo:   fix: log in as root (SERVER=root@${DEMO_SERVER#*@}, or 'User root' for it in ~/.ssh/config); sudo is not used"
-	[ ${#missing[@]} -eq 0 ] || demo_die "$DEMO_SERVER has no rdmaio build in $DEMO_SERVER_DIR (missing: ${missing[*]})
-demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or name its folder with SERVER_DIR=/path"
-	[ -z "$engine_missing" ] || demo_die "$DEMO_SERVER has no $engine_missing: fio's client expands \${RDMAIO_ENGINE} here before it sends a job file, so the target jobs there load this host's path
+	[ "$uid" = 0 ] || demo_refuse "ssh $host (the $role) logs in as uid $uid, not root: nfsrdma and the jobs need root there
+demo:   fix: log in as root (root@$dest, or 'User root' for it in ~/.ssh/config); sudo is not used"
+	[ ${#missing[@]} -eq 0 ] || demo_refuse "$host (the $role) has no rdmaio build in $DEMO_SERVER_DIR (missing: ${missing[*]})
+demo:   fix: clone rdmaio there and run 'make' (it fetches what it needs), or name its folder with SERVER_DIR=/path (one path on every host)"
+	[ -z "$engine_missing" ] || demo_refuse "$host (the $role) has no $engine_missing: fio's client expands \${RDMAIO_ENGINE} here before it sends a job file, so the jobs there load this host's path
 demo:   fix: put rdmaio's checkout there at $(dirname "$(dirname "$engine_missing")") too (or link that path to $DEMO_SERVER_DIR)"
 	[ -n "$fio_there" ] ||
-		demo_die "$DEMO_SERVER has no fio: install it there (apt-get install fio, or 'make deps' in $DEMO_SERVER_DIR)"
+		demo_refuse "$host (the $role) has no fio: install it there (apt-get install fio, or 'make deps' in $DEMO_SERVER_DIR)"
 	[ "$fio_there" = "$(fio --version)" ] ||
-		demo_die "$DEMO_SERVER runs $fio_there, this host $(fio --version): fio's client and server must be one version; install the same fio on both hosts"
+		demo_refuse "$host (the $role) runs $fio_there, this host $(fio --version): fio's client and server must be one version; install the same fio on every host"
+	[[ $demo_boot =~ ^[0-9a-f-]{36}$ ]] ||
+		demo_refuse "$host (the $role) printed no boot id ($(demo_shown "$demo_boot")): the demo runs on Linux hosts"
+	[ "$role" = server ] || [ -n "$demo_src" ] ||
+		demo_refuse "client $host has no route to the server's $RDMAIO_SERVER_IP: give the server's address on the RDMA link, one that every client reaches (SERVER_IP=)"
+	[ "$role" = server ] || demo_check_ip "the address of client $host towards the server" "$demo_src"
 }
 
 # The server side, in one script: nfsd with an RDMA listener, a folder of
-# the demo's own exported to this host, and (with two hosts) fio --server
-# on a unix socket in a root-only folder (fio's protocol has no
-# authentication: it never listens on the network). It needs none of the
+# the demo's own exported to each client host (with several, a folder in it
+# per client, as every host's fio names its files alike), and (with two
+# hosts or more) fio --server on a unix socket in a root-only folder (fio's
+# protocol has no authentication: it never listens on the network). It needs none of the
 # jobs' variables: fio's client expands them here before it sends a job.
 # It checks before it changes anything, and prints one line per thing it
 # made, as soon as it made it, so that a failure half-way still undoes the
@@ -287,7 +351,7 @@ demo_server_script() {
 	demo_remote_helpers
 	cat <<'SH'
 set -eu
-dir=$1 client=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7
+dir=$1 clients=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7 subdirs=$8
 threads=$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)
 ports=$(tr '\n' ' ' 2>/dev/null </proc/fs/nfsd/portlist || :)
 # A running nfsd is used as it is and left running: the kernel cannot drop
@@ -303,10 +367,6 @@ rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
 cat /var/lib/nfs/etab >"$rdir/etab" 2>/dev/null || :
 echo "etab=$rdir/etab"
-if [ "$threads" = 0 ] && [ -z "$ports" ]; then
-	out=$("$dir/build/nfsrdma" server start --threads 8)
-	case $out in "nfsd started"*) echo "nfsd=started" ;; esac
-fi
 if [ ! -d /srv ]; then
 	mkdir /srv
 	echo "srv=/srv"
@@ -318,83 +378,160 @@ if [ "$tmpfs" = 1 ]; then
 	mount -t tmpfs -o size=1g,mode=0700 tmpfs "$export"
 	echo "tmpfs=$export"
 fi
+# After the folder: an nfsd the demo started is stopped before the folder is
+# unmounted, so nothing of nfsd's (its open files) holds it then.
+if [ "$threads" = 0 ] && [ -z "$ports" ]; then
+	out=$("$dir/build/nfsrdma" server start --threads 8)
+	case $out in "nfsd started"*) echo "nfsd=started" ;; esac
+fi
 # The file the scp baseline copies: random, so nothing compresses it.
 [ "$copy" = 0 ] || head -c "$copy" /dev/urandom >"$export/rdmaio-scp.0"
-"$dir/build/nfsrdma" export add "$export" --clients "$client" \
-	--options "rw,$write,no_root_squash,fsid=$fsid" >/dev/null
-echo "export=$export"
-demo_restore_exports "$rdir/etab"
-[ "$fio" = 1 ] || exit 0
-fio --server="sock:$rdir/fio.sock" --daemonize="$rdir/fio.pid"
-echo "fio=$(cat "$rdir/fio.pid")"
-i=0
-while [ ! -S "$rdir/fio.sock" ] && [ $i -lt 100 ]; do
-	sleep 0.1
+i=1
+while [ "$i" -le "$subdirs" ]; do
+	mkdir "$export/client$i"
 	i=$((i + 1))
 done
-[ -S "$rdir/fio.sock" ] || { echo "fio --server made no socket $rdir/fio.sock" >&2; exit 1; }
+# Its undo (export del) drops the path's every client, and is harmless
+# where none was added yet.
+echo "export=$export"
+set -f
+for client in $clients; do
+	"$dir/build/nfsrdma" export add "$export" --clients "$client" \
+		--options "rw,$write,no_root_squash,fsid=$fsid" >/dev/null
+done
+set +f
+demo_restore_exports "$rdir/etab"
+[ "$fio" = 1 ] || exit 0
+demo_start_fio "$rdir"
 SH
 }
 
-# One line of the server script's output: the undo of what it made. Sets
-# demo_rdir and demo_export; refuses a path or pid it did not make.
-demo_server_made() {
-	local v=${1#*=}
-	case $1 in
+# HOST LINE: one line of a host's set-up output (the server's, or a client
+# host's): the undo of what it made, on that host. Sets demo_rdir and
+# demo_export; refuses a path or pid it did not make.
+demo_host_made() {
+	local host=$1 v=${2#*=}
+	case $2 in
 	rdir=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
 	etab=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+/etab$ ]] ;;
 	folder=* | tmpfs=* | export=*) [[ $v =~ ^/srv/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
+	mkdir=* | mount=*) [ "$v" = "$RDMAIO_NFS_RDMA_DIR" ] || [ "$v" = "$RDMAIO_NFS_TCP_DIR" ] ;;
 	fio=*) [[ $v =~ ^[1-9][0-9]*$ ]] ;;
 	*) true ;;
-	esac || demo_die "the server's set-up printed '$1', which is not what it makes"
-	case $1 in
+	esac || demo_die "the set-up of ${host:-this host} printed '$2', which is not what it makes"
+	case $2 in
 	rdir=*)
 		demo_rdir=$v
-		demo_push_remote_undo rm -rf -- "$v"
+		demo_push_remote_undo "$host" rm -rf -- "$v"
 		;;
-	etab=*) demo_push_remote_undo demo_restore_exports "$v" ;;
-	nfsd=started) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
-	srv=/srv) demo_push_remote_undo rmdir /srv ;;
+	etab=*) demo_push_remote_undo "$host" demo_restore_exports "$v" ;;
+	nfsd=started) demo_push_remote_undo "$host" "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
+	srv=/srv) demo_push_remote_undo "$host" rmdir /srv ;;
 	folder=*)
 		demo_export=$v
-		demo_push_remote_undo rm -rf --one-file-system -- "$v"
+		demo_push_remote_undo "$host" rm -rf --one-file-system -- "$v"
 		;;
-	tmpfs=*) demo_push_remote_undo umount "$v" ;;
-	export=*) demo_push_remote_undo "$DEMO_SERVER_DIR/build/nfsrdma" export del "$v" ;;
-	fio=*) demo_push_remote_undo demo_stop_fio "$v" "$demo_rdir/fio.sock" ;;
+	tmpfs=*) demo_push_remote_undo "$host" demo_umount_export "$v" ;;
+	export=*) demo_push_remote_undo "$host" "$DEMO_SERVER_DIR/build/nfsrdma" export del "$v" ;;
+	mkdir=*) demo_push_remote_undo "$host" rmdir -- "$v" ;;
+	mount=*) demo_push_remote_undo "$host" "$DEMO_SERVER_DIR/build/nfsrdma" umount "$v" ;;
+	fio=*) demo_push_remote_undo "$host" demo_stop_fio "$v" "$demo_rdir/fio.sock" ;;
 	esac
 }
 
-# Sets demo_export (the folder exported to this host) and, with two hosts,
-# demo_server_sock: the server's fio socket, forwarded here by ssh.
+# HOST SCRIPT-OUTPUT RC WHAT: pushes the undo of each line, then stops the
+# demo if the script failed.
+demo_host_undos() {
+	local line
+	while IFS= read -r line; do
+		[ -z "$line" ] || demo_host_made "$1" "$line"
+	done <<<"$2"
+	[ "$3" -eq 0 ] || demo_die "setting up $4 failed (its messages are above)"
+}
+
+# CLIENTS SUBDIRS COPY: sets demo_export (the folder exported to the client
+# addresses CLIENTS, blank-separated, with SUBDIRS folders client1... in it
+# when there are several) and, with two hosts or more, the server's fio
+# socket forwarded here (demo_forward).
 demo_server_setup() {
-	local client_ip=$1 copy=$2 out rc=0 line fsid fio=1
+	local clients=$1 subdirs=$2 copy=$3 out rc=0 fsid fio=1
 	[ "$hosts" = 2 ] || fio=0
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
-	out=$(demo_server_script | demo_remote_sh "$DEMO_SERVER_DIR" "$client_ip" \
-		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio") || rc=$?
-	while IFS= read -r line; do
-		[ -z "$line" ] || demo_server_made "$line"
-	done <<<"$out"
-	[ $rc -eq 0 ] || demo_die "setting up ${DEMO_SERVER:-this host} failed (its messages are above)"
+	out=$(demo_server_script | demo_remote_sh "${DEMO_SERVER:-}" "$DEMO_SERVER_DIR" "$clients" \
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio" "$subdirs") || rc=$?
+	demo_host_undos "${DEMO_SERVER:-}" "$out" $rc "${DEMO_SERVER:-this host}"
 	[ "$fio" = 1 ] || return 0
-	demo_server_forward
+	demo_forward "$DEMO_SERVER"
+	demo_server_sock=$demo_sock
 }
 
+# A client host other than this one, in one script: the two mount points
+# (unless they are there), the export (or its folder for this client)
+# mounted over RDMA and over TCP, and fio --server on a unix socket in a
+# root-only folder, as on the server.
+demo_client_script() {
+	demo_remote_helpers
+	cat <<'SH'
+set -eu
+dir=$1 src=$2 rdma=$3 tcp=$4
+rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
+echo "rdir=$rdir"
+for d in "$rdma" "$tcp"; do
+	[ -e "$d" ] && continue
+	mkdir "$d"
+	echo "mkdir=$d"
+done
+"$dir/build/nfsrdma" mount "$src" "$rdma" --proto rdma --vers 3 >/dev/null
+echo "mount=$rdma"
+"$dir/build/nfsrdma" mount "$src" "$tcp" --proto tcp --vers 3 >/dev/null
+echo "mount=$tcp"
+demo_start_fio "$rdir"
+SH
+}
+
+# HOST SOURCE: mounts SOURCE (the server's ADDRESS:FOLDER) on HOST and
+# starts its fio --server, forwarded here (demo_sock).
+demo_client_setup() {
+	local out rc=0
+	out=$(demo_client_script | demo_remote_sh "$1" "$DEMO_SERVER_DIR" "$2" \
+		"$RDMAIO_NFS_RDMA_DIR" "$RDMAIO_NFS_TCP_DIR") || rc=$?
+	demo_host_undos "$1" "$out" $rc "client $1"
+	demo_forward "$1"
+}
+
+# HOST JOB: lays out the NFS job file JOB's files on HOST (fio
+# --create_only, with this host's values of the job's variables; the job
+# goes as text, as fio's client sends it).
+demo_layout_remote() {
+	demo_remote_sh "$1" "$RDMAIO_NFS_RDMA_DIR" "$RDMAIO_NFS_TCP_DIR" "$RDMAIO_NFS_SIZE" \
+		"$RDMAIO_RUNTIME" "$(cat "$2")" <<'SH'
+set -eu
+printf '%s\n' "$5" | env RDMAIO_NFS_RDMA_DIR="$1" RDMAIO_NFS_TCP_DIR="$2" \
+	RDMAIO_NFS_SIZE="$3" RDMAIO_RUNTIME="$4" fio --create_only=1 --output=/dev/null -
+SH
+}
+
+# HOST: forwards HOST's fio socket (in demo_rdir there) to demo_sock here,
+# $demo_tmp/hosts/hN, with the ssh name beside it in hN.dest: `rdmaio run`
+# gives a command the socket's path for %h, and scripts/demo-ssh reads the
+# host from there (the name itself may hold a ':', which -L would split).
 # The forward lives in the ssh master connection; -O cancel removes it.
-demo_server_forward() {
-	local spec
-	demo_server_sock=$demo_tmp/server-fio.sock
-	spec=$demo_server_sock:$demo_rdir/fio.sock
-	if ssh "${demo_ssh_opts[@]}" -O forward -L "$spec" -- "$DEMO_SERVER" \
+demo_forward() {
+	local spec n
+	mkdir -p "$demo_tmp/hosts"
+	n=$(find "$demo_tmp/hosts" -name '*.dest' | wc -l)
+	demo_sock=$demo_tmp/hosts/h$n
+	printf '%s\n' "$1" >"$demo_sock.dest"
+	spec=$demo_sock:$demo_rdir/fio.sock
+	if ssh "${demo_ssh_opts[@]}" -O forward -L "$spec" -- "$1" \
 		</dev/null 2>"$demo_tmp/forward.err"; then
-		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel -L "$spec" -- "$DEMO_SERVER"
+		demo_push_undo ssh "${demo_ssh_opts[@]}" -O cancel -L "$spec" -- "$1"
 		for _ in $(seq 100); do
-			[ -S "$demo_server_sock" ] && return 0
+			[ -S "$demo_sock" ] && return 0
 			sleep 0.1
 		done
 	fi
-	demo_die "ssh could not forward $DEMO_SERVER's fio socket ($demo_rdir/fio.sock) here ($(tail -n 1 "$demo_tmp/forward.err"))
-demo:   fix: allow it in $DEMO_SERVER's sshd_config (AllowStreamLocalForwarding yes)"
+	demo_die "ssh could not forward $1's fio socket ($demo_rdir/fio.sock) here ($(tail -n 1 "$demo_tmp/forward.err"))
+demo:   fix: allow it in $1's sshd_config (AllowStreamLocalForwarding yes)"
 }

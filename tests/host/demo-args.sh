@@ -29,8 +29,9 @@ refused() {
 	shift 2
 	before=$(demo_dirs)
 	rm -f "$tmp/booted"
-	out=$(env -u SERVER -u SERVER_IP -u SERVER_DIR -u DEV -u HOSTS -u LAB \
-		-u DEMO_SERVER -u DEMO_SERVER_DIR -u RDMAIO_SERVER_IP -u RDMAIO_RDMA_DEV "$@" 2>&1) &&
+	out=$(env -u SERVER -u SERVER_IP -u SERVER_DIR -u DEV -u HOSTS -u LAB -u CLIENTS \
+		-u DEMO_SERVER -u DEMO_SERVER_DIR -u RDMAIO_SERVER_IP -u RDMAIO_RDMA_DEV \
+		-u DEMO_CLIENTS -u DEMO_COUNTS -u DEMO_JOBS "$@" 2>&1) &&
 		rc=0 || rc=$?
 	if [ "$rc" != 2 ]; then
 		check "$name" sh -c 'printf "exit %s, not 2: %s\n" "$1" "$2"; exit 1' _ "$rc" "$out"
@@ -90,6 +91,18 @@ refused "HOSTS=1: SERVER is this host's address, and '-x' is none" "^demo: SERVE
 refused "DEV with a blank" "^demo: DEV 'mlx5_0 -x' holds a blank" \
 	env LAB=0 HOSTS=1 SERVER=192.0.2.10 DEV='mlx5_0 -x' "$repo/scripts/demo"
 refused "HOSTS other than 1 or 2" "^demo: HOSTS must be 1 or 2, not '3'" env HOSTS=3 "$repo/scripts/demo"
+refused "lab: CLIENTS beyond the lab's three client guests" \
+	"^demo: CLIENTS in the lab is how many client guests load the server: 1, 2 or 3 .*not '4'" \
+	env LAB=1 CLIENTS=4 "$repo/scripts/demo"
+refused "lab: CLIENTS that is no count" "^demo: CLIENTS in the lab .*not 'lab-client3'" \
+	env LAB=1 CLIENTS=lab-client3 "$repo/scripts/demo"
+refused "lab: HOSTS=1 with CLIENTS=2" "^demo: HOSTS=1 runs everything in one guest: CLIENTS=2 needs" \
+	env LAB=1 HOSTS=1 CLIENTS=2 "$repo/scripts/demo"
+refused "LAB=0: a client host that ssh would read as an option" \
+	"^demo: CLIENTS' host '-oProxyCommand=touch' begins with '-'.*give the client's host name" \
+	env LAB=0 SERVER=host-b CLIENTS="c1 $hostile" "$repo/scripts/demo"
+refused "LAB=0: a client host with shell syntax, and a glob that must stay one" \
+	"^demo: CLIENTS' host '\*' holds '\*'" env LAB=0 SERVER=host-b CLIENTS='c1 *' "$repo/scripts/demo"
 
 # demo-run, as scripts/demo hands over to it and as the lab test runs it:
 # the same checks, before its temporary folder or anything else is made.
@@ -104,6 +117,17 @@ cp -r "$repo" "$tmp/my repo"
 refused "demo-run: the default DEMO_SERVER_DIR (this checkout's path) is checked too" \
 	"^demo: DEMO_SERVER_DIR '$tmp/my repo' holds a blank" \
 	env HOSTS=2 DEMO_SERVER=host-b "$tmp/my repo/scripts/demo-run"
+refused "demo-run: a client host named twice" "^demo: DEMO_CLIENTS names 'c1' twice" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1 c1" "$repo/scripts/demo-run"
+refused "demo-run: a client host that is the server" "^demo: client host 'host-b' is the server" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local host-b" "$repo/scripts/demo-run"
+refused "demo-run: a one-client verbs job with several client hosts" \
+	"^demo: jobs/verbs/bw.fio serves one client host, and DEMO_CLIENTS names 2" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS=jobs/verbs/bw.fio "$repo/scripts/demo-run"
+refused "demo-run: counts that do not end at every client host" "^demo: DEMO_COUNTS '1' ends below the 2 client hosts" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_COUNTS=1 "$repo/scripts/demo-run"
+refused "demo-run: HOSTS=1 with another client host" "^demo: HOSTS=1 runs everything on this host: its only client is 'local'" \
+	env HOSTS=1 RDMAIO_RDMA_DEV=rxe0 RDMAIO_SERVER_IP=192.0.2.10 DEMO_CLIENTS="local c1" "$repo/scripts/demo-run"
 refused "demo-run: HOSTS=1 with a bad RDMAIO_RDMA_DEV" "^demo: RDMAIO_RDMA_DEV 'rxe0;id' holds ';'" \
 	env HOSTS=1 RDMAIO_RDMA_DEV='rxe0;id' RDMAIO_SERVER_IP=192.0.2.10 "$repo/scripts/demo-run"
 
@@ -119,6 +143,10 @@ rm -f "$tmp/booted"
 check "lab: good values boot the lab" \
 	bash -c "env LAB=1 SERVER_DIR=/opt/rdmaio-2.0/x_y+z,a@b=c '$repo/scripts/demo' >/dev/null &&
 		grep -q -- '--hosts 2 .* -- scripts/demo-run' '$tmp/booted'"
+rm -f "$tmp/booted"
+check "lab: CLIENTS=3 boots four guests" \
+	bash -c "env -u HOSTS LAB=1 CLIENTS=3 '$repo/scripts/demo' >/dev/null &&
+		grep -q -- '--hosts 4 .* -- scripts/demo-run' '$tmp/booted'"
 if [ "$(id -u)" = 0 ]; then
 	check_fails "LAB=0: root@host-b, an IPv6 SERVER_IP and a SERVER_DIR pass to demo-run" 1 \
 		"^demo: .*build/nfsrdma is missing: run 'make' first" \

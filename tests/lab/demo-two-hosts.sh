@@ -134,15 +134,15 @@ check "... none of them ran anything (no /tmp/pwned on either guest)" no_pwned
 check "... or changed anything" untouched
 
 mv /root/.ssh/rdmaio-lab /root/.ssh/rdmaio-lab.off
-refused "refused: no ssh key for the server; names the host and the fix" 1 \
-	"cannot ssh to lab-server without a password \(ssh said: .*Permission denied" \
-	"fix: set up key login as root from here \(ssh-copy-id root@lab-server\)" \
+refused "refused: no ssh key for the server; names the host and the fix (exit 2)" 2 \
+	"cannot ssh to the server lab-server \(ssh said: .*Permission denied" \
+	"key login as root \(ssh-copy-id root@lab-server\)" \
 	-- scripts/demo-run
 mv /root/.ssh/rdmaio-lab.off /root/.ssh/rdmaio-lab
 check "... and changes nothing" untouched
 
-refused "refused: no rdmaio build on the server" 1 \
-	"lab-server has no rdmaio build in /nonexistent \(missing: build/nfsrdma build/rdmaio build/librdmaio.so\)" \
+refused "refused: no rdmaio build on the server (exit 2)" 2 \
+	"lab-server \(the server\) has no rdmaio build in /nonexistent \(missing: build/nfsrdma build/rdmaio build/librdmaio.so\)" \
 	"fix: clone rdmaio there and run 'make'.*SERVER_DIR=" \
 	-- env DEMO_SERVER_DIR=/nonexistent scripts/demo-run
 check "... and changes nothing" untouched
@@ -150,13 +150,13 @@ check "... and changes nothing" untouched
 # A user with the same key; '*': no password, but not a locked account.
 S useradd -m -s /bin/bash -p '*' rdmaio-nonroot
 uid=$(S id -u rdmaio-nonroot)
-refused "refused: ssh logs in as another user than root" 1 \
-	"ssh rdmaio-nonroot@lab-server logs in as uid $uid, not root" \
-	"fix: log in as root \(SERVER=root@lab-server, or 'User root'" \
+refused "refused: ssh logs in as another user than root (exit 2)" 2 \
+	"ssh rdmaio-nonroot@lab-server \(the server\) logs in as uid $uid, not root" \
+	"fix: log in as root \(root@lab-server, or 'User root'" \
 	-- env DEMO_SERVER=rdmaio-nonroot@lab-server scripts/demo-run
 check "... and changes nothing" untouched
 
-refused "refused: a server that is this host" 1 \
+refused "refused: a server that is this host (exit 2)" 2 \
 	"lab-client \($RDMAIO_CLIENT_IP\) is this host: two hosts need another one" "HOSTS=1" \
 	-- env DEMO_SERVER=lab-client RDMAIO_SERVER_IP="$RDMAIO_CLIENT_IP" scripts/demo-run
 check "... and changes nothing" untouched
@@ -253,9 +253,11 @@ st = rh[0]["env"]["environment"]["status"]
 own = [e for e in st["exports"] if re.fullmatch(r"/srv/rdmaio-demo\.[A-Za-z0-9]+", e["path"])]
 assert st["nfsd"]["running"] and len(own) == 1 and own[0]["clients"] == "198.18.0.2", st
 assert {"ro", "root_squash"} <= set([e for e in st["exports"] if e["path"] == "/srv/rdmaio-demo"][0]["options"]), st
-# ssh gets -- before the host: then nothing after it is an option.
+# Through scripts/demo-ssh, given the forwarded socket's path for %h; it
+# runs ssh with -- before the host (the ssh calls' own check is below).
 argv = rh[0]["command"]
-assert argv[0] == "ssh" and argv[argv.index("lab-server") - 1] == "--", argv
+assert argv[0].endswith("/scripts/demo-ssh") and re.fullmatch(
+    r"/tmp/rdmaio-demo\.[A-Za-z0-9]+/hosts/h0", argv[1]) and argv[3] == "env", argv
 hosts = {h["role"]: h for h in d["fio"]["hosts"]}
 assert hosts["server"]["host"] == "lab-server" and not hosts["server"]["local"], hosts
 assert hosts["client"]["host"] == "lab-client" and hosts["client"]["local"], hosts
