@@ -500,18 +500,6 @@ demo_client_setup() {
 	demo_forward "$1"
 }
 
-# HOST JOB: lays out the NFS job file JOB's files on HOST (fio
-# --create_only, with this host's values of the job's variables; the job
-# goes as text, as fio's client sends it).
-demo_layout_remote() {
-	demo_remote_sh "$1" "$RDMAIO_NFS_RDMA_DIR" "$RDMAIO_NFS_TCP_DIR" "$RDMAIO_NFS_SIZE" \
-		"$RDMAIO_RUNTIME" "$(cat "$2")" <<'SH'
-set -eu
-printf '%s\n' "$5" | env RDMAIO_NFS_RDMA_DIR="$1" RDMAIO_NFS_TCP_DIR="$2" \
-	RDMAIO_NFS_SIZE="$3" RDMAIO_RUNTIME="$4" fio --create_only=1 --output=/dev/null -
-SH
-}
-
 # HOST: forwards HOST's fio socket (in demo_rdir there) to demo_sock here,
 # $demo_tmp/hosts/hN, with the ssh name beside it in hN.dest: `rdmaio run`
 # gives a command the socket's path for %h, and scripts/demo-ssh reads the
