@@ -169,6 +169,9 @@ int rio_args_set_option(struct rio_args *a, int c, char *arg)
 			return -EINVAL;
 		a->link.mtu = (int)v;
 		break;
+	case OPT_EXPECT:
+		return number("expect-link-pct", arg, 1, 100,
+			      &a->link.expect_pct);
 	case OPT_PLOT:
 		a->plot = arg;
 		break;

@@ -366,6 +366,25 @@ static bool baselines_failed(json_object *doc)
 	return failed;
 }
 
+/* Whether a line-rate check (--expect-link-pct) found a group below it. */
+static bool line_rate_failed(json_object *doc)
+{
+	const struct rio_res_check *c;
+	struct rio_resultdoc *rd;
+	bool failed = false;
+	size_t i;
+
+	if (rio_resultdoc_read(doc, &rd))
+		return true;
+	for (i = 0; i < rio_resultdoc_nchecks(rd); i++) {
+		c = rio_resultdoc_check(rd, i);
+		failed |= !strcmp(c->name, "line-rate") &&
+			  !strcmp(c->status, "flagged");
+	}
+	rio_resultdoc_delete(&rd);
+	return failed;
+}
+
 /* Runs fio, then builds, validates, writes and reports the result. */
 static int run_execute(const struct rio_args *a, struct run *r)
 {
@@ -396,7 +415,10 @@ static int run_execute(const struct rio_args *a, struct run *r)
 		rc_call_err(-ret, "report(%s)", r->out);
 	if (!ret)
 		printf("\nresult: %s\n", r->out);
-	return ret || baselines_failed(r->doc) ? 1 : 0;
+	if (ret || baselines_failed(r->doc))
+		return 1;
+	/* The line rate asked for and not reached: a gate, as check's. */
+	return a->link.expect_pct > 0 && line_rate_failed(r->doc) ? 3 : 0;
 }
 
 static void run_free(struct run *r)

@@ -37,6 +37,7 @@ static const struct rio_opt link_opts[] = {
 	{ "link-gbps", OPT_GBPS, "G" },
 	{ "link-layer", OPT_LL, "ethernet|infiniband" },
 	{ "mtu", OPT_MTU, "N" },
+	{ "expect-link-pct", OPT_EXPECT, "PCT" },
 	{ NULL, 0, NULL },
 };
 
@@ -83,7 +84,9 @@ static const char run_synopsis[] =
 
 static const char link_note[] =
 	"LINK:  --link-gbps G [--link-layer ethernet|infiniband] [--mtu N]\n"
-	"       states the link when it cannot be read from the RDMA devices\n";
+	"       [--expect-link-pct PCT]: states the link when it cannot be read\n"
+	"       from the RDMA devices; PCT: each job group that can fill it must\n"
+	"       move PCT % of its payload ceiling (e.g. 90), else exit status 3\n";
 
 static const char run_note[] =
 	"--client HOST: fio's client/server mode (fio --server runs on HOST);\n"

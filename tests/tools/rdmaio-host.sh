@@ -80,6 +80,34 @@ check "a result built from the fake has a flagged check and validates" \
 check "... and the honest one has none" \
 	bash -c "'$rdmaio' run --fio-json honest.json --link-gbps 100 -o honest-result.json >/dev/null &&
 		python3 '$helper' flagged honest-result.json 0"
+# The line-rate verdict (--expect-link-pct): 9.5 GiB/s is 83.2 % of one
+# 100 Gb/s link's ceiling, crafted as jobs that kept 32 I/Os in flight.
+python3 "$helper" set-deep honest.json deep.json
+check_fails "line rate: 83.2 % of the link passes at --expect-link-pct 80" 0 \
+	'^pass line-rate: read 9.50 GiB/s is 83.2 % of the 11.41 GiB/s payload ceiling of 100 Gb/s ethernet MTU 4096: at least the 80 % expected' \
+	"$rdmaio" check deep.json --link-gbps 100 --expect-link-pct 80
+check_fails "... and fails at 90 (exit 3)" 3 \
+	'^flagged line-rate: read 9.50 GiB/s is 83.2 % .*below the 90 % expected' \
+	"$rdmaio" check deep.json --link-gbps 100 --expect-link-pct 90
+check_fails "... with its likely causes" 3 '^  likely cause: too little in flight to fill the link' \
+	"$rdmaio" check deep.json --link-gbps 100 --expect-link-pct 90
+check_fails "... jobs that ran at depth 1 are latency jobs, not judged" 3 \
+	'^skipped line-rate: read .* not judged .*: its jobs ran at I/O depth 1: latency jobs' \
+	"$rdmaio" check deep.json --link-gbps 100 --expect-link-pct 90
+check_fails "... run with it writes the result and exits 3" 3 "" \
+	"$rdmaio" run --fio-json deep.json --link-gbps 100 --expect-link-pct 90 -o lr.json
+check "... the result validates and holds the flagged line-rate checks" \
+	bash -c "valid() { python3 '$helper' validate '$schema' \"\$@\"; }; valid lr.json &&
+		python3 -c \"import json; c = [x for x in json.load(open('lr.json'))['checks'] if x['name'] == 'line-rate']
+assert c and c[0]['status'] == 'flagged' and c[0]['likely_causes'], c\""
+check_fails "... where no link rate is known (the lab's Soft-RoCE), it says why it judges nothing" 0 \
+	'^skipped line-rate: read 9.50 GiB/s not judged against 90 % of a link: no link rate is known \(software RDMA devices such as Soft-RoCE have none' \
+	"$rdmaio" check deep.json --expect-link-pct 90
+check_fails "... and a rate-limited job is not judged, naming its rate" 0 \
+	'^skipped line-rate: read 9.50 GiB/s .*job seq-read-rdma is held to rate=400m' \
+	"$rdmaio" check honest.json --link-gbps 100 --expect-link-pct 90
+check_fails "... --expect-link-pct out of range" 2 "expect-link-pct" \
+	"$rdmaio" check deep.json --link-gbps 100 --expect-link-pct 150
 
 "$rdmaio" report r1.json --plot chart.svg >report.md 2>report.err
 check "report's table figures match the JSON" python3 "$helper" table report.md r1.json

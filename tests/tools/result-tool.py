@@ -241,6 +241,20 @@ def set_read_bw(src, gib, dst):
     save(doc, dst)
 
 
+def set_deep(src, dst):
+    """The first job as if it had kept 32 I/Os in flight, never at depth 1,
+    and no job held to a rate=: the first is meant to fill the link, the
+    others (at depth 1) are latency jobs."""
+    doc = load(src)
+    doc.get("global options", {}).pop("rate", None)
+    for j in doc["jobs"]:
+        j.get("job options", {}).pop("rate", None)
+    j = doc["jobs"][0]
+    j["iodepth_level"] = {k: 0.0 for k in j["iodepth_level"]}
+    j["iodepth_level"]["32"] = 100.0
+    save(doc, dst)
+
+
 def flagged(path, n):
     got = [c for c in load(path)["checks"] if c["status"] == "flagged"]
     if len(got) != int(n):
@@ -361,7 +375,7 @@ def client(path, host):
 
 COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
             "same-but-measured": same_but_measured, "untouched": untouched,
-            "set-read-bw": set_read_bw, "flagged": flagged, "table": table,
+            "set-read-bw": set_read_bw, "set-deep": set_deep, "flagged": flagged, "table": table,
             "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
             "validate-env": validate_env, "remote": remote, "change-remote-env": change_remote_env}
 

@@ -174,7 +174,7 @@ int rio_check_links(const struct rio_link_opt *opt, json_object *env_status,
 	struct rio_resultenv *env;
 	int ret;
 
-	*out = (struct rio_links){ NULL, 0 };
+	*out = (struct rio_links){ NULL, 0, opt->expect_pct };
 	if (opt->rate_gbps > 0 || opt->link_layer || opt->mtu)
 		ret = option_link(opt, out);
 	else if (!(ret = rio_resultenv_read_status(env_status, &env))) {
@@ -267,6 +267,10 @@ struct job {
 	int gid;
 	int parent; /* the job of its group it waits for; -1: none */
 	double w[2]; /* read, write bytes/s */
+	/* Why the job cannot fill a link (the line-rate check): its rate=
+	 * option, or NULL; and whether it ran at depth 1 (a latency job). */
+	const char *rate;
+	int depth1;
 	/* One direction at a time: the most in flight at once in its subtree,
 	 * the same summed over its waiters, and whether it is summed. */
 	double best, below;
@@ -468,6 +472,73 @@ static void put_left_out(FILE *f, const struct job *jobs, const int *m, int k,
 		c > 1 ? "were" : "was", c > 1 ? "them" : "it");
 }
 
+static const char *const line_rate_causes[] = {
+	"the link runs slower than stated: --link-gbps, or a port that negotiated a lower speed or width (ibv_devinfo -v, ethtool)",
+	"too little in flight to fill the link: raise iodepth, numjobs or qps, or the message size",
+	"the CPU: a job's core busy all the time, or jobs on a NUMA node away from the NIC",
+	"the NIC's PCIe slot is narrower or slower than the link (lspci -vv: LnkSta)",
+	"other traffic on the link, or congestion control (PFC pauses, ECN) slowing it",
+	NULL,
+};
+
+/*
+ * The line-rate check (--expect-link-pct): what a group moved that way
+ * against pct % of the ceiling, a fabric's bring-up test. skip says why it
+ * is not judged (NULL: it is).
+ */
+static void line_rate(json_object *arr, const char *host, int gid,
+		      const char *dir, double bw, double ceil, const char *desc,
+		      const char *skip, double pct, int *flagged)
+{
+	char msg[1024];
+	int low;
+
+	if (skip || isnan(ceil)) {
+		snprintf(
+			msg, sizeof(msg),
+			"%s %.2f GiB/s not judged against %g %% of a link: %s",
+			dir, bw / GIB, pct,
+			skip ? skip
+			     : "no link rate is known (software RDMA devices such as Soft-RoCE have none, and no --link-gbps was given): state the link with --link-gbps to judge it");
+		rio_check_add(arr, "line-rate", host, gid, dir, "skipped", bw,
+			      ceil, msg, NULL);
+		return;
+	}
+	low = bw < ceil * pct / 100;
+	snprintf(
+		msg, sizeof(msg),
+		"%s %.2f GiB/s is %.1f %% of the %.2f GiB/s payload ceiling of %s: %s %g %% expected (--expect-link-pct)",
+		dir, bw / GIB, 100 * bw / ceil, ceil / GIB, desc,
+		low ? "below the" : "at least the", pct);
+	rio_check_add(arr, "line-rate", host, gid, dir,
+		      low ? "flagged" : "pass", bw, ceil, msg,
+		      low ? line_rate_causes : NULL);
+	*flagged += low;
+}
+
+/* Why a group cannot be expected to fill a link: a job of it has rate=, or
+ * every one ran at depth 1 (latency jobs); NULL when it can. */
+static const char *no_line_rate(const struct job *jobs, const int *m, int k,
+				char *buf, size_t len)
+{
+	int i, depth1 = 1;
+
+	for (i = 0; i < k; i++) {
+		if (jobs[m[i]].rate) {
+			snprintf(
+				buf, len,
+				"job %s is held to rate=%s, so it is not meant to fill the link",
+				jobs[m[i]].name ? jobs[m[i]].name : "?",
+				jobs[m[i]].rate);
+			return buf;
+		}
+		depth1 &= jobs[m[i]].depth1;
+	}
+	if (depth1)
+		return "its jobs ran at I/O depth 1: latency jobs, not meant to fill the link";
+	return NULL;
+}
+
 /* The payload-ceiling check of one group's direction d, when it moved data:
  * what the group moved that way. */
 static double group_check(json_object *arr, struct job *jobs, const int *m,
@@ -478,7 +549,7 @@ static double group_check(json_object *arr, struct job *jobs, const int *m,
 	static const char *const dirs[] = { "read", "write" };
 	const struct job *j0 = &jobs[m[0]];
 	double bw = antichain(jobs, m, k, d), ceil;
-	char desc[512], *msg = NULL;
+	char desc[512], why[512], *msg = NULL;
 	size_t len = 0;
 	int over;
 	FILE *f;
@@ -509,6 +580,10 @@ static double group_check(json_object *arr, struct job *jobs, const int *m,
 		      bw, ceil, msg, over ? ceiling_causes : NULL);
 	*flagged += over;
 	free(msg);
+	if (links->expect_pct > 0)
+		line_rate(arr, j0->host, j0->gid, dirs[d], bw, ceil, desc,
+			  no_line_rate(jobs, m, k, why, sizeof(why)),
+			  links->expect_pct, flagged);
 	return bw;
 }
 
@@ -556,7 +631,7 @@ static void clients_check(json_object *arr, const struct job *jobs,
 			  const struct rio_links *links, int *flagged)
 {
 	static const char *const dirs[] = { "read", "write" };
-	char desc[512], msg[1024];
+	char desc[512], why[512], msg[1024];
 	double bw, ceil;
 	int i, j, hosts, over;
 
@@ -595,6 +670,12 @@ static void clients_check(json_object *arr, const struct job *jobs,
 					  : "pass",
 			      bw, ceil, msg, over ? clients_causes : NULL);
 		*flagged += over;
+		if (links->expect_pct > 0)
+			line_rate(arr, RIO_DERIVE_ALL_CLIENTS,
+				  jobs[g[i].lead].gid, dirs[d], bw, ceil, desc,
+				  no_line_rate(jobs, &g[i].lead, 1, why,
+					       sizeof(why)),
+				  links->expect_pct, flagged);
 	}
 }
 
@@ -614,6 +695,10 @@ static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
 	j->gid = e->groupid;
 	j->w[0] = e->dir[RIO_FIO_READ].bw_bytes.d;
 	j->w[1] = e->dir[RIO_FIO_WRITE].bw_bytes.d;
+	j->rate = rio_fio_job_setting(fio, e, "rate");
+	if (!j->rate)
+		j->rate = rio_fio_job_setting(fio, e, "rate_iops");
+	j->depth1 = e->depth1_pct >= 99;
 	if (!err)
 		return;
 	snprintf(

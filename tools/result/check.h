@@ -22,6 +22,9 @@ struct rio_link_opt {
 	double rate_gbps; /* 0: none given */
 	const char *link_layer; /* "ethernet" (RoCEv2/IPv4) or "infiniband" */
 	int mtu; /* RDMA path MTU: 256..4096 */
+	/* --expect-link-pct: each group that can fill a link must move this
+	 * share of its payload ceiling (a line-rate check); 0: none */
+	double expect_pct;
 };
 
 /*
@@ -46,6 +49,7 @@ struct rio_link {
 struct rio_links {
 	struct rio_link *v;
 	size_t n;
+	double expect_pct; /* the option's: a line-rate check when > 0 */
 };
 
 /*

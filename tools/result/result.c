@@ -581,7 +581,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 	json_object *doc, *host = NULL, *env = NULL, *warnings;
 	int nout = in->nrounds > 1 ? in->nrounds : 1;
 	struct rio_fio_output **fios = NULL;
-	struct rio_links links = { NULL, 0 };
+	struct rio_links links = { NULL, 0, 0 };
 	struct rio_hostmap *map = NULL;
 	char created[32];
 	time_t now = time(NULL);
