@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 
 /* A workload at one count of client hosts. */
 struct point {
+	char *label; /* the workload, with its direction where it has two */
 	int clients;
 	const struct rio_res_pair *p;
 	const struct rio_res_cpu *srv; /* NULL: the server's CPU unwatched */
@@ -90,6 +92,28 @@ static int add_work(struct rio_scaling *s, const char *w)
 	return 0;
 }
 
+/* The pair's workload, and its direction where rd has another pair of
+ * that workload (randrw's read and write), as its verdict names it. */
+static char *pair_label(const struct rio_resultdoc *rd,
+			const struct rio_res_pair *p)
+{
+	const struct rio_res_pair *q;
+	char *label;
+	size_t i;
+
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		q = rio_resultdoc_pair(rd, i);
+		if (q != p && q->workload &&
+		    !strcmp(q->workload, p->workload) && q->direction &&
+		    p->direction && strcmp(q->direction, p->direction))
+			return asprintf(&label, "%s (%s)", p->workload,
+					p->direction) < 0
+				       ? NULL
+				       : label;
+	}
+	return strdup(p->workload);
+}
+
 /* Every pair of rd at its count: the sums, or a one-client result's own. */
 static int add_points(struct rio_scaling *s, const struct rio_resultdoc *rd,
 		      int clients)
@@ -106,9 +130,14 @@ static int add_points(struct rio_scaling *s, const struct rio_resultdoc *rd,
 		if (!np)
 			return -ENOMEM;
 		s->pts = np;
-		if (add_work(s, p->workload))
+		np = &s->pts[s->npts];
+		*np = (struct point){ pair_label(rd, p), clients, p,
+				      server_cpu(p) };
+		if (!np->label)
 			return -ENOMEM;
-		s->pts[s->npts++] = (struct point){ clients, p, server_cpu(p) };
+		s->npts++;
+		if (add_work(s, np->label))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -125,8 +154,7 @@ static size_t work_index(const struct rio_scaling *s, const char *w)
 static int point_cmp(const void *a, const void *b, void *arg)
 {
 	const struct point *x = a, *y = b;
-	size_t wx = work_index(arg, x->p->workload),
-	       wy = work_index(arg, y->p->workload);
+	size_t wx = work_index(arg, x->label), wy = work_index(arg, y->label);
 
 	if (wx != wy)
 		return wx < wy ? -1 : 1;
@@ -202,6 +230,8 @@ void rio_scaling_delete(struct rio_scaling **s)
 		return;
 	for (i = 0; (*s)->rd && i < (*s)->nrd; i++)
 		rio_resultdoc_delete(&(*s)->rd[i]);
+	for (i = 0; i < (*s)->npts; i++)
+		free((*s)->pts[i].label);
 	free((*s)->rd);
 	free((*s)->pts);
 	free((*s)->work);
@@ -228,7 +258,7 @@ static void table(const struct rio_scaling *s, FILE *f)
 		"|---|---:|---:|---:|---:|---|---:|---:|---:|\n");
 	for (i = 0; i < s->npts; i++) {
 		pt = &s->pts[i];
-		fprintf(f, "| %s | %d |", pt->p->workload, pt->clients);
+		fprintf(f, "| %s | %d |", pt->label, pt->clients);
 		cell(f, pt->p->rdma.bw_bytes / MIB, 1, "");
 		cell(f, pt->p->tcp.bw_bytes / MIB, 1, "");
 		cell(f, pt->p->bw_ratio, 2, "x");
@@ -263,15 +293,15 @@ static void summary(const struct rio_scaling *s, FILE *f)
 	size_t i, j;
 
 	for (i = 0; i < s->npts; i = j) {
-		for (j = i + 1; j < s->npts && !strcmp(s->pts[j].p->workload,
-						       s->pts[i].p->workload);
+		for (j = i + 1;
+		     j < s->npts && !strcmp(s->pts[j].label, s->pts[i].label);
 		     j++)
 			;
 		a = &s->pts[i];
 		b = &s->pts[j - 1];
 		if (a == b)
 			continue;
-		fprintf(f, "- %s, %d to %d client hosts: ", a->p->workload,
+		fprintf(f, "- %s, %d to %d client hosts: ", a->label,
 			a->clients, b->clients);
 		growth(f, "aggregate bandwidth", a->p->rdma.bw_bytes,
 		       b->p->rdma.bw_bytes, a->p->tcp.bw_bytes,
@@ -289,7 +319,7 @@ static void summary(const struct rio_scaling *s, FILE *f)
  * one-client pair's ("seq-read: ...") is given its count the same way. */
 static void verdict(FILE *f, const struct point *pt)
 {
-	const char *v = pt->p->verdict, *w = pt->p->workload;
+	const char *v = pt->p->verdict, *w = pt->label;
 	size_t n = strlen(w);
 
 	if (!v)
@@ -324,6 +354,22 @@ int rio_scaling_report(const struct rio_scaling *s, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* A figure of a point by data column (2, 3: RDMA, TCP MiB/s; 4, 5: the
+ * server's CPU s per GiB); NaN when there is none. */
+static double column(const struct point *pt, int col)
+{
+	switch (col) {
+	case 2:
+		return pt->p->rdma.bw_bytes / MIB;
+	case 3:
+		return pt->p->tcp.bw_bytes / MIB;
+	case 4:
+		return pt->srv ? pt->srv->rdma_s : NAN;
+	default:
+		return pt->srv ? pt->srv->tcp_s : NAN;
+	}
+}
+
 /* Per workload a data block: count, RDMA and TCP MiB/s, the server's RDMA
  * and TCP CPU s per GiB ('?': not watched). */
 static void write_data(const struct rio_scaling *s, FILE *f)
@@ -336,11 +382,10 @@ static void write_data(const struct rio_scaling *s, FILE *f)
 	for (w = 0; w < s->nwork; w++) {
 		for (i = 0; i < s->npts; i++) {
 			pt = &s->pts[i];
-			if (strcmp(pt->p->workload, s->work[w]))
+			if (strcmp(pt->label, s->work[w]))
 				continue;
-			fprintf(f, "%d %g %g", pt->clients,
-				pt->p->rdma.bw_bytes / MIB,
-				pt->p->tcp.bw_bytes / MIB);
+			fprintf(f, "%d %g %g", pt->clients, column(pt, 2),
+				column(pt, 3));
 			if (pt->srv && !isnan(pt->srv->rdma_s) &&
 			    !isnan(pt->srv->tcp_s))
 				fprintf(f, " %g %g\n", pt->srv->rdma_s,
@@ -352,21 +397,50 @@ static void write_data(const struct rio_scaling *s, FILE *f)
 	}
 }
 
+/* From zero; a log axis when the panel's figures (columns col and col+1)
+ * are more than 20x apart (sequential MiB/s beside random 4 KiB I/O). */
+static void y_axis(const struct rio_scaling *s, FILE *f, int col,
+		   const char *unit)
+{
+	double lo = INFINITY, hi = 0, v;
+	size_t i;
+	int c;
+
+	for (i = 0; i < s->npts; i++)
+		for (c = col; c <= col + 1; c++) {
+			v = column(&s->pts[i], c);
+			if (v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	if (hi > 20 * lo)
+		fprintf(f,
+			"set logscale y\nset yrange [*:*]\nset ylabel '%s (log scale)'\n",
+			unit);
+	else
+		fprintf(f,
+			"unset logscale y\nset yrange [0:*]\nset ylabel '%s'\n",
+			unit);
+}
+
 /* RDMA blue and TCP orange, as in the report's chart; a point shape and
  * dash per workload. */
-static void panel(const struct rio_scaling *s, FILE *f, int col)
+static void panel(const struct rio_scaling *s, FILE *f, int col,
+		  const char *unit)
 {
 	size_t w;
 
+	y_axis(s, f, col, unit);
 	fprintf(f, "plot ");
 	for (w = 0; w < s->nwork; w++) {
 		fprintf(f,
 			"%sdata index %zu using 1:%d with linespoints lw 2 pt %zu dt 1 lc rgb '#1f77b4' title ",
-			w ? ", " : "", w, col, 5 + 2 * (w % 4));
+			w ? ", " : "", w, col, 5 + 2 * (w % 6));
 		rio_gpstr_printf(f, "%s RDMA", s->work[w]);
 		fprintf(f,
 			", '' index %zu using 1:%d with linespoints lw 2 pt %zu dt 2 lc rgb '#ff7f0e' title ",
-			w, col + 1, 4 + 2 * (w % 4));
+			w, col + 1, 4 + 2 * (w % 6));
 		rio_gpstr_printf(f, "%s TCP", s->work[w]);
 	}
 	fprintf(f, "\n");
@@ -400,19 +474,17 @@ static int write_script(const struct rio_scaling *s, FILE *f, const char *data,
 	fprintf(f,
 		"\nset grid xtics ytics\nset key noenhanced outside right top\n"
 		"set lmargin at screen 0.1\nset rmargin at screen 0.75\n"
-		"set xrange [%g:%g]\nset xtics 1\nset yrange [0:*]\n"
+		"set xrange [%g:%g]\nset xtics 1\n"
 		"set xlabel 'client hosts at once'\n",
 		lo - 0.3, hi + 0.3);
 	fprintf(f,
-		"set title 'Aggregate bandwidth over the client hosts (higher is better)%s'\n"
-		"set ylabel 'MiB/s'\n",
+		"set title 'Aggregate bandwidth over the client hosts (higher is better)%s'\n",
 		cpu ? "" : "; the server''s CPU was not watched");
-	panel(s, f, 2);
+	panel(s, f, 2, "MiB/s");
 	if (cpu) {
 		fprintf(f,
-			"set title 'The server''s CPU per GiB moved, under that load (lower is better)'\n"
-			"set ylabel 'CPU s per GiB'\n");
-		panel(s, f, 4);
+			"set title 'The server''s CPU per GiB moved, under that load (lower is better)'\n");
+		panel(s, f, 4, "CPU s per GiB");
 	}
 	fprintf(f, "unset multiplot\n");
 	return ferror(f) ? -EIO : 0;
