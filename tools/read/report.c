@@ -12,6 +12,42 @@
 
 #define GIB (1024.0 * 1024 * 1024)
 
+/* Whether pair i is the first of its host's own pairs (not a sum). */
+static int first_of_host(const struct rio_resultdoc *rd, size_t i)
+{
+	const struct rio_res_pair *c = rio_resultdoc_pair(rd, i), *d;
+	size_t j;
+
+	if (c->nclients)
+		return 0;
+	for (j = 0; j < i; j++) {
+		d = rio_resultdoc_pair(rd, j);
+		if (!d->nclients && !strcmp(d->host ?: "", c->host ?: ""))
+			return 0;
+	}
+	return 1;
+}
+
+/* The verdicts of the host of pair first, from it on. */
+static void host_verdicts(const struct rio_resultdoc *rd, size_t first,
+			  int hosts, FILE *out)
+{
+	const char *h = rio_resultdoc_pair(rd, first)->host ?: "";
+	const struct rio_res_pair *c;
+	size_t i;
+
+	for (i = first; i < rio_resultdoc_npairs(rd); i++) {
+		c = rio_resultdoc_pair(rd, i);
+		if (!c->verdict || c->nclients || strcmp(c->host ?: "", h))
+			continue;
+		if (hosts)
+			fprintf(out, "- %s: %s\n", rio_cell_str(c->host),
+				c->verdict);
+		else
+			fprintf(out, "- %s\n", c->verdict);
+	}
+}
+
 /* The verdict of each pair, first: what a reader takes away. */
 static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 {
@@ -22,17 +58,17 @@ static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 	if (!np && !rio_resultdoc_nbaselines(rd))
 		return;
 	fprintf(out, "## What RDMA buys here\n\n");
+	/* The sums over the client hosts first, each naming its count of
+	 * clients: what the server carried. Then each host's own, host by
+	 * host. */
 	for (i = 0; i < np; i++) {
 		c = rio_resultdoc_pair(rd, i);
-		if (!c->verdict)
-			continue;
-		/* An "all clients" verdict names its count of clients. */
-		if (hosts && !c->nclients)
-			fprintf(out, "- %s: %s\n", rio_cell_str(c->host),
-				c->verdict);
-		else
+		if (c->verdict && c->nclients)
 			fprintf(out, "- %s\n", c->verdict);
 	}
+	for (i = 0; i < np; i++)
+		if (first_of_host(rd, i))
+			host_verdicts(rd, i, hosts, out);
 	rio_report_baselines_verdicts(rd, out);
 	if (!np) {
 		fprintf(out, "\n");

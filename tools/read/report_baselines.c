@@ -17,6 +17,17 @@ static bool is_seq_read(const struct rio_res_pair *c)
 	       !strcmp(c->tcp_direction ?: "", "read");
 }
 
+/* A pair a copy is read against. The copy came to this host: its own
+ * sequential reads, not another client host's, nor the sum of them. */
+static bool read_against(const struct rio_resultdoc *rd,
+			 const struct rio_res_pair *c)
+{
+	const char *here = rio_resultdoc_hostname(rd);
+
+	return is_seq_read(c) && !c->nclients &&
+	       (!c->host || !here || !strcmp(c->host, here));
+}
+
 /* "16.0 MiB in 1.20 s" */
 static void fmt_copy(char *buf, size_t n, const struct rio_res_baseline *b)
 {
@@ -47,7 +58,7 @@ static void verdict(const struct rio_resultdoc *rd,
 		copy, bw);
 	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
 		c = rio_resultdoc_pair(rd, i);
-		if (!is_seq_read(c))
+		if (!read_against(rd, c))
 			continue;
 		rio_units_ratio(r, c->rdma.bw_bytes / b->bw_bytes);
 		rio_units_ratio(t, c->tcp.bw_bytes / b->bw_bytes);
@@ -242,7 +253,7 @@ void rio_report_baselines_table(const struct rio_resultdoc *rd, int gbit,
 		baseline_row(&t, rio_resultdoc_baseline(rd, i), out);
 	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
 		c = rio_resultdoc_pair(rd, i);
-		if (!is_seq_read(c))
+		if (!read_against(rd, c))
 			continue;
 		side_row(&t, c, 0, out);
 		side_row(&t, c, 1, out);
