@@ -11,6 +11,7 @@
 #include "result/hostmap.h"
 #include "result/resultdoc.h"
 #include "base/jsonread.h"
+#include "base/streq.h"
 #include "result/summary.h"
 
 struct window {
@@ -423,10 +424,38 @@ static json_object *host_ratio(const char *host, const struct cost *r,
 	return o;
 }
 
-/* Pair p's CPU per GiB on every watched host, RDMA over TCP; for an "all
- * clients" pair, on the watched hosts that are not its clients (the
- * servers under the sum of the load): a client's CPU per GiB of all the
- * clients' bytes would mean nothing. */
+/* Whether host ran a pair of p's workload of its own, other than p: another
+ * client host of the same jobs. */
+static int other_client(const struct rio_resultdoc *rd,
+			const struct rio_res_pair *p, const char *host)
+{
+	const struct rio_res_pair *q;
+	size_t i;
+
+	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+		q = rio_resultdoc_pair(rd, i);
+		if (q != p && !q->nclients && rio_streq(q->host, host) &&
+		    !rio_streq(q->host, p->host) &&
+		    rio_streq(q->workload, p->workload))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether pair p's CPU per GiB on host means something: not for an "all
+ * clients" pair on its clients (a client's CPU per GiB of all the clients'
+ * bytes), nor for one host's pair on another client host of the same jobs
+ * (its CPU went to its own jobs); on the servers, and on p's own host. */
+static int cost_applies(const struct rio_resultdoc *rd,
+			const struct rio_res_pair *p, const char *host)
+{
+	if (p->nclients)
+		return !rio_res_pair_ran_on(p, host);
+	return !other_client(rd, p, host);
+}
+
+/* Pair p's CPU per GiB, RDMA over TCP, on every watched host where it
+ * applies. */
 static json_object *pair_cost(const struct rio_resultdoc *rd,
 			      const struct rio_res_pair *p, void *ctx)
 {
@@ -439,15 +468,13 @@ static json_object *pair_cost(const struct rio_resultdoc *rd,
 	char *host;
 	int i;
 
-	(void)rd;
 	if (!side_window(pc, p, p->rdma.jobname, &ru, &rm) ||
 	    !side_window(pc, p, p->tcp.jobname, &tu, &tm))
 		return arr;
 	for (i = 0; i < pc->cpu.n; i++) {
 		s = &pc->cpu.v[i];
 		host = series_host(s, pc->map);
-		if (host && s->v &&
-		    !(p->nclients && rio_res_pair_ran_on(p, host)) &&
+		if (host && s->v && cost_applies(rd, p, host) &&
 		    cost_of(s->v, s->n, &ru, rm, &r) &&
 		    cost_of(s->v, s->n, &tu, tm, &t))
 			json_object_array_add(arr, host_ratio(host, &r, &t));
