@@ -153,6 +153,10 @@ assert "seq-write, 2 clients: RDMA vs TCP" in a["verdict"], a["verdict"]
 hc = [h["host"] for h in a.get("host_cpu_per_gib", [])]
 assert hc == ["lab-server"], a
 assert "CPU per GiB on lab-server" in a["verdict"], a["verdict"]
+# lab-client's own pair: its CPU and the server's, not lab-client3's (which
+# went to lab-client3's own jobs).
+own = sorted(h["host"] for h in cs[("lab-client", "seq-write")]["host_cpu_per_gib"])
+assert own == ["lab-client", "lab-server"], own
 # Both clients' jobs seen (lab-client3's through its cpu-watch) and found
 # to overlap, in each of the two fio runs (one per job file).
 ov = [c for c in d["checks"] if c["name"] == "overlap"]
