@@ -11,6 +11,8 @@
 #include "rc_log.h"
 #include "result/result.h"
 #include "result/resultdoc.h"
+#include "result/resultenv.h"
+#include "base/streq.h"
 
 #define MIB (1024.0 * 1024)
 
@@ -65,14 +67,34 @@ static int result_clients(const struct rio_resultdoc *rd, const char *name)
 	return 1;
 }
 
-/* The CPU per GiB of a watched host that ran none of p's jobs. */
-static const struct rio_res_cpu *server_cpu(const struct rio_res_pair *p)
+/* The server's CPU per GiB under p: the host fio.hosts names the server;
+ * where none is named (its sections sat out), a watched host that ran none
+ * of p's jobs, but not this host when fio ran nothing here (it only drove
+ * the run, idle). NULL: none. */
+static const struct rio_res_cpu *server_cpu(const struct rio_res_pair *p,
+					    const struct rio_resultenv *env,
+					    const char *here)
 {
-	size_t i;
+	const struct rio_env_fio_host *h;
+	const char *name;
+	size_t i, j;
+	int in_fio;
 
-	for (i = 0; i < p->host_cpu_per_gib.n; i++)
-		if (!rio_res_pair_ran_on(p, p->host_cpu_per_gib.v[i].host))
+	for (j = 0; j < rio_resultenv_nfio_hosts(env); j++) {
+		h = rio_resultenv_fio_host(env, j);
+		if (h->role && !strcmp(h->role, "server") && h->host)
+			return rio_res_cpus_find(&p->host_cpu_per_gib, h->host);
+	}
+	for (i = 0; i < p->host_cpu_per_gib.n; i++) {
+		name = p->host_cpu_per_gib.v[i].host;
+		for (j = 0, in_fio = 0; j < rio_resultenv_nfio_hosts(env); j++)
+			in_fio |= rio_streq(
+				rio_resultenv_fio_host(env, j)->host, name);
+		/* This host, when fio ran nothing here, only drove the run. */
+		if (!rio_res_pair_ran_on(p, name) &&
+		    (in_fio || !rio_streq(name, here)))
 			return &p->host_cpu_per_gib.v[i];
+	}
 	return NULL;
 }
 
@@ -114,32 +136,42 @@ static char *pair_label(const struct rio_resultdoc *rd,
 	return strdup(p->workload);
 }
 
-/* Every pair of rd at its count: the sums, or a one-client result's own. */
+/* One point of pair p at its count. */
+static int add_point(struct rio_scaling *s, const struct rio_resultdoc *rd,
+		     const struct rio_res_pair *p, int clients,
+		     const struct rio_resultenv *env)
+{
+	struct point *np = realloc(s->pts, (s->npts + 1) * sizeof(*np));
+
+	if (!np)
+		return -ENOMEM;
+	s->pts = np;
+	np = &s->pts[s->npts];
+	*np = (struct point){ pair_label(rd, p), clients, p,
+			      server_cpu(p, env, rio_resultdoc_hostname(rd)) };
+	if (!np->label)
+		return -ENOMEM;
+	s->npts++;
+	return add_work(s, np->label);
+}
+
+/* Every pair of rd (read from doc) at its count: the sums, or a one-client
+ * result's own. */
 static int add_points(struct rio_scaling *s, const struct rio_resultdoc *rd,
-		      int clients)
+		      json_object *doc, int clients)
 {
 	const struct rio_res_pair *p;
-	struct point *np;
+	struct rio_resultenv *env;
 	size_t i;
+	int ret = rio_resultenv_read(doc, &env);
 
-	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
+	for (i = 0; !ret && i < rio_resultdoc_npairs(rd); i++) {
 		p = rio_resultdoc_pair(rd, i);
-		if ((clients > 1) != (p->nclients > 0) || !p->workload)
-			continue;
-		np = realloc(s->pts, (s->npts + 1) * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		s->pts = np;
-		np = &s->pts[s->npts];
-		*np = (struct point){ pair_label(rd, p), clients, p,
-				      server_cpu(p) };
-		if (!np->label)
-			return -ENOMEM;
-		s->npts++;
-		if (add_work(s, np->label))
-			return -ENOMEM;
+		if ((clients > 1) == (p->nclients > 0) && p->workload)
+			ret = add_point(s, rd, p, clients, env);
 	}
-	return 0;
+	rio_resultenv_delete(&env);
+	return ret;
 }
 
 static size_t work_index(const struct rio_scaling *s, const char *w)
@@ -197,7 +229,7 @@ static int read_all(struct rio_scaling *s, json_object *const *docs,
 	if (!ret)
 		ret = counts_distinct(counts, names, s->nrd);
 	for (i = 0; i < s->nrd && !ret; i++)
-		ret = add_points(s, s->rd[i], counts[i]);
+		ret = add_points(s, s->rd[i], docs[i], counts[i]);
 	return ret;
 }
 
