@@ -670,6 +670,8 @@ static void clients_check(json_object *arr, const struct job *jobs,
 					  : "pass",
 			      bw, ceil, msg, over ? clients_causes : NULL);
 		*flagged += over;
+		/* Judged by its lead job: every client host ran the same
+		 * sections. */
 		if (links->expect_pct > 0)
 			line_rate(arr, RIO_DERIVE_ALL_CLIENTS,
 				  jobs[g[i].lead].gid, dirs[d], bw, ceil, desc,
@@ -710,6 +712,24 @@ static void read_job(struct job *j, const struct rio_fio_output *fio, int i,
 	(*flagged)++;
 }
 
+/* A run split by role keeps each run's [global] apart from the joined
+ * output: a rate= there holds that run's jobs too. */
+static void run_rates(struct job *jobs, int n, const struct rio_fio_argvs *runs)
+{
+	json_object *g;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (jobs[i].rate || jobs[i].run < 0 ||
+		    (size_t)jobs[i].run >= runs->n)
+			continue;
+		g = runs->v[jobs[i].run].globals;
+		jobs[i].rate = rio_json_str(g, "rate");
+		if (!jobs[i].rate)
+			jobs[i].rate = rio_json_str(g, "rate_iops");
+	}
+}
+
 json_object *rio_check_run(const struct rio_fio_output *fio,
 			   const struct rio_fio_argvs *runs,
 			   const struct rio_hostmap *hosts,
@@ -728,6 +748,7 @@ json_object *rio_check_run(const struct rio_fio_output *fio,
 	for (i = 0; i < n; i++)
 		read_job(&jobs[i], fio, i, arr, flagged);
 	assign_runs(jobs, n, runs);
+	run_rates(jobs, n, runs);
 	link_waits(jobs, n);
 	/* One check per group and direction, in the order of its first job. */
 	for (i = 0; i < n; i++) {

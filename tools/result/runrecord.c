@@ -67,7 +67,7 @@ json_object *rio_runrecord_series_json(const struct rio_cpu_series *s)
 
 int rio_runrecord_argvs_read(json_object *runs, struct rio_fio_argvs *out)
 {
-	json_object *argv;
+	json_object *run, *argv;
 	const char **v;
 	size_t i, j;
 
@@ -76,7 +76,8 @@ int rio_runrecord_argvs_read(json_object *runs, struct rio_fio_argvs *out)
 	if (!out->v)
 		return -ENOMEM;
 	for (i = 0; i < rio_json_len(runs); i++) {
-		argv = rio_json_get(json_object_array_get_idx(runs, i), "argv");
+		run = json_object_array_get_idx(runs, i);
+		argv = rio_json_get(run, "argv");
 		v = calloc(rio_json_len(argv) + 1, sizeof(*v));
 		if (!v) {
 			rio_runrecord_argvs_free(out);
@@ -85,7 +86,9 @@ int rio_runrecord_argvs_read(json_object *runs, struct rio_fio_argvs *out)
 		for (j = 0; j < rio_json_len(argv); j++)
 			v[j] = json_object_get_string(
 				json_object_array_get_idx(argv, j));
-		out->v[out->n++] = (struct rio_fio_argv){ v, j };
+		out->v[out->n++] = (struct rio_fio_argv){
+			v, j, rio_json_get(run, "global_options")
+		};
 	}
 	return 0;
 }

@@ -75,6 +75,9 @@ int rio_runrecord_task_parse(const char *line, struct rio_task *t);
 struct rio_fio_argv {
 	const char *const *v; /* NULL-terminated */
 	size_t n;
+	/* the run's [global] options (fio.runs[].global_options); NULL:
+	 * none kept (one run: they are the output's own) */
+	json_object *globals;
 };
 
 struct rio_fio_argvs {
