@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* rdmaio's parsed command line: each option's value checked and set. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static int number(const char *opt, const char *s, double min, double max,
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (errno || end == s || *end || *v < min || *v > max) {
+	if (errno || end == s || *end || isnan(*v) || *v < min || *v > max) {
 		rc_err("option --%s: '%s' is not a number in %g..%g", opt, s,
 		       min, max);
 		return -EINVAL;
@@ -129,6 +130,27 @@ static int units(struct rio_args *a, const char *arg)
 	return 0;
 }
 
+/* LINK options: the link that run and check judge against. */
+static int link_option(struct rio_link_opt *l, int c, char *arg)
+{
+	double v;
+
+	switch (c) {
+	case OPT_GBPS:
+		return number("link-gbps", arg, 0.001, 1e6, &l->rate_gbps);
+	case OPT_LL:
+		l->link_layer = arg;
+		return 0;
+	case OPT_MTU:
+		if (number("mtu", arg, 256, 4096, &v))
+			return -EINVAL;
+		l->mtu = (int)v;
+		return 0;
+	default:
+		return number("expect-link-pct", arg, 1, 100, &l->expect_pct);
+	}
+}
+
 int rio_args_set_option(struct rio_args *a, int c, char *arg)
 {
 	double v;
@@ -160,18 +182,10 @@ int rio_args_set_option(struct rio_args *a, int c, char *arg)
 		a->timeout_s = (unsigned)v;
 		break;
 	case OPT_GBPS:
-		return number("link-gbps", arg, 0.001, 1e6, &a->link.rate_gbps);
 	case OPT_LL:
-		a->link.link_layer = arg;
-		break;
 	case OPT_MTU:
-		if (number("mtu", arg, 256, 4096, &v))
-			return -EINVAL;
-		a->link.mtu = (int)v;
-		break;
 	case OPT_EXPECT:
-		return number("expect-link-pct", arg, 1, 100,
-			      &a->link.expect_pct);
+		return link_option(&a->link, c, arg);
 	case OPT_PLOT:
 		a->plot = arg;
 		break;

@@ -366,16 +366,19 @@ static bool baselines_failed(json_object *doc)
 	return failed;
 }
 
-/* Whether a line-rate check (--expect-link-pct) found a group below it. */
-static bool line_rate_failed(json_object *doc)
+/* Whether a line-rate check (--expect-link-pct) found a group below it: 1,
+ * 0, or -ENOMEM after saying so. */
+static int line_rate_failed(json_object *doc)
 {
 	const struct rio_res_check *c;
 	struct rio_resultdoc *rd;
-	bool failed = false;
+	int failed = 0;
 	size_t i;
 
-	if (rio_resultdoc_read(doc, &rd))
-		return true;
+	if (rio_resultdoc_read(doc, &rd)) {
+		rc_call_err(ENOMEM, "%s", "the result's line-rate checks");
+		return -ENOMEM;
+	}
 	for (i = 0; i < rio_resultdoc_nchecks(rd); i++) {
 		c = rio_resultdoc_check(rd, i);
 		failed |= !strcmp(c->name, "line-rate") &&
@@ -418,7 +421,8 @@ static int run_execute(const struct rio_args *a, struct run *r)
 	if (ret || baselines_failed(r->doc))
 		return 1;
 	/* The line rate asked for and not reached: a gate, as check's. */
-	return a->link.expect_pct > 0 && line_rate_failed(r->doc) ? 3 : 0;
+	ret = a->link.expect_pct > 0 ? line_rate_failed(r->doc) : 0;
+	return ret < 0 ? 1 : ret ? 3 : 0;
 }
 
 static void run_free(struct run *r)

@@ -36,8 +36,15 @@ int rio_cmd_scale(struct rio_args *a)
 	docs = calloc(a->npos, sizeof(*docs));
 	if (!docs)
 		return 1;
-	if (!load_all(a, docs) &&
-	    !rio_scaling_new(docs, (const char *const *)a->pos, a->npos, &s)) {
+	if (!load_all(a, docs)) {
+		ret = rio_scaling_new(docs, (const char *const *)a->pos,
+				      a->npos, &s);
+		if (ret == -ENOMEM)
+			rc_call_err(ENOMEM, "%s", "scale");
+		/* What makes no scale was said: a usage error. */
+		ret = ret == -EINVAL ? 2 : ret ? 1 : 0;
+	}
+	if (!ret) {
 		ret = rio_scaling_report(s, stdout) ? 1 : 0;
 		if (!ret && a->plot && rio_scaling_plot(s, a->plot))
 			ret = 1;

@@ -230,11 +230,16 @@ static int hosts_all_ran(const struct rio_fio_run *r, const char *only,
 		if (only && i == ho->njobs)
 			continue;
 		name = rio_hostmap_fio_name(ho->client);
-		if (!name)
+		if (!name) {
+			rc_call_err(ENOMEM, "fio's hosts(%s)", ho->client);
 			return -ENOMEM;
+		}
 		if (!host_has_entry(output, name)) {
 			rc_err("fio ran no job on %s host %s%s%s: fio drops a host whose fio --server it cannot reach, and still exits 0 (its message is above); check that fio --server runs there and listens on that address (for a socket forwarded by ssh, that the far end's socket exists); no result written",
-			       ho->role ? ho->role : "client", ho->client,
+			       ho->role ? ho->role : "client",
+			       ho->local
+				       ? "local (this host's own fio --server)"
+				       : ho->client,
 			       only ? " for " : "", only ? only : "");
 			ret = -EIO;
 		}
