@@ -335,7 +335,8 @@ demo:   fix: put rdmaio's checkout there at $(dirname "$(dirname "$engine_missin
 		demo_refuse "$host (the $role) printed no boot id ($(demo_shown "$demo_boot")): the demo runs on Linux hosts"
 	[ "$role" = server ] || [ -n "$demo_src" ] ||
 		demo_refuse "client $host has no route to the server's $RDMAIO_SERVER_IP: give the server's address on the RDMA link, one that every client reaches (SERVER_IP=)"
-	[ "$role" = server ] || demo_check_ip "the address of client $host towards the server" "$demo_src"
+	[ "$role" = server ] || [[ $demo_src =~ ^[0-9A-Fa-f.:]+$ ]] ||
+		demo_refuse "client $host printed $(demo_shown "$demo_src") as its address towards $RDMAIO_SERVER_IP, which is no address: check 'ip route get $RDMAIO_SERVER_IP' there"
 }
 
 # The server side, in one script: nfsd with an RDMA listener, a folder of

@@ -13,6 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo
 mkdir -p "$repo/scripts" "$repo/lab"
 cp scripts/demo scripts/demo-run scripts/demo-remote.sh "$repo/scripts/"
+cp -r jobs "$repo/"
 cat >"$repo/lab/run" <<EOF
 #!/bin/sh
 echo "lab/run \$*" >"$tmp/booted"
@@ -124,6 +125,11 @@ refused "demo-run: a client host that is the server" "^demo: client host 'host-b
 refused "demo-run: a one-client verbs job with several client hosts" \
 	"^demo: jobs/verbs/bw.fio serves one client host, and DEMO_CLIENTS names 2" \
 	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS=jobs/verbs/bw.fio "$repo/scripts/demo-run"
+refused "demo-run: ... also named as a canned job (verbs/lat)" \
+	"^demo: verbs/lat serves one client host" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS="jobs/nfs/seq.fio verbs/lat" "$repo/scripts/demo-run"
+refused "demo-run: ... or by another path to it" "^demo: ./jobs/verbs/../verbs/bw.fio serves one client host" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS=./jobs/verbs/../verbs/bw.fio "$repo/scripts/demo-run"
 refused "demo-run: counts that do not end at every client host" "^demo: DEMO_COUNTS '1' ends below the 2 client hosts" \
 	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_COUNTS=1 "$repo/scripts/demo-run"
 refused "demo-run: HOSTS=1 with another client host" "^demo: HOSTS=1 runs everything on this host: its only client is 'local'" \
