@@ -130,6 +130,9 @@ refused "demo-run: ... also named as a canned job (verbs/lat)" \
 	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS="jobs/nfs/seq.fio verbs/lat" "$repo/scripts/demo-run"
 refused "demo-run: ... or by another path to it" "^demo: ./jobs/verbs/../verbs/bw.fio serves one client host" \
 	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_JOBS=./jobs/verbs/../verbs/bw.fio "$repo/scripts/demo-run"
+refused "demo-run: NFS jobs only, with no target for the server to run" \
+	"^demo: DEMO_JOBS 'jobs/nfs/seq.fio' has no target \\(a section with listen\\) for the server" \
+	env HOSTS=2 DEMO_SERVER=host-b DEMO_JOBS=jobs/nfs/seq.fio "$repo/scripts/demo-run"
 refused "demo-run: counts that do not end at every client host" "^demo: DEMO_COUNTS '1' ends below the 2 client hosts" \
 	env HOSTS=2 DEMO_SERVER=host-b DEMO_CLIENTS="local c1" DEMO_COUNTS=1 "$repo/scripts/demo-run"
 refused "demo-run: HOSTS=1 with another client host" "^demo: HOSTS=1 runs everything on this host: its only client is 'local'" \

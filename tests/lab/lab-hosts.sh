@@ -266,7 +266,8 @@ check_fails "demo refused: a one-client verbs job with two client hosts (exit 2)
 check "... none of them changed anything on any host" unchanged
 dtmp=$(mktemp -d)
 check "the demo with two client hosts (lab-client here, lab-client3 over ssh) exits 0" \
-	demo_clients "local lab-client3" DEMO_RESULT="$dtmp/demo.json" DEMO_JOBS=jobs/nfs/seq.fio
+	demo_clients "local lab-client3" DEMO_RESULT="$dtmp/demo.json" \
+	DEMO_JOBS="jobs/verbs/fanin.fio jobs/nfs/seq.fio"
 check "... its result has three hosts, both clients' rows, their sums and overlap" \
 	python3 - "$dtmp/demo.json" "$repo/results-schema/result.schema.json" <<'PY'
 import json, sys
@@ -276,8 +277,9 @@ jsonschema.validate(d, json.load(open(sys.argv[2])))
 assert sorted(r["env"]["host"]["hostname"] for r in d["remote_hosts"]) == [
     "lab-client3", "lab-server"], d["remote_hosts"]
 on = sorted({(r["host"], r["jobname"]) for r in d["results"]})
-want = sorted((h, j) for h in ("lab-client", "lab-client3")
-              for j in ("seq-read-rdma", "seq-read-tcp", "seq-write-rdma", "seq-write-tcp"))
+want = sorted([("lab-server", "fanin-target")] + [
+    (h, j) for h in ("lab-client", "lab-client3")
+    for j in ("fanin-write", "seq-read-rdma", "seq-read-tcp", "seq-write-rdma", "seq-write-tcp")])
 assert on == want, on
 assert all(r["error"] == 0 for r in d["results"]), d["results"]
 alls = sorted(c["workload"] for c in d["comparisons"] if c["host"] == "all clients")
@@ -289,7 +291,7 @@ for c in d["comparisons"]:
 # the emulated guests' start skew (up to about 1 s) may exceed its tolerance:
 # the status is printed, not asserted (lab-hosts' own runs assert it).
 ov = [c for c in d["checks"] if c["name"] == "overlap"]
-assert len(ov) == 1 and all(c["status"] in ("pass", "flagged") and
+assert len(ov) == 2 and all(c["status"] in ("pass", "flagged") and
                             "lab-client " in c["message"] and "lab-client3 " in c["message"]
                             for c in ov), ov
 for c in ov:
