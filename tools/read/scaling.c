@@ -114,26 +114,18 @@ static int add_work(struct rio_scaling *s, const char *w)
 	return 0;
 }
 
-/* The pair's workload, and its direction where rd has another pair of
- * that workload (randrw's read and write), as its verdict names it. */
+/* The pair's workload, and its direction where rd pairs that workload
+ * twice (randrw's read and write), as its verdict names it. */
 static char *pair_label(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *p)
 {
-	const struct rio_res_pair *q;
 	char *label;
-	size_t i;
 
-	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
-		q = rio_resultdoc_pair(rd, i);
-		if (q != p && q->workload &&
-		    !strcmp(q->workload, p->workload) && q->direction &&
-		    p->direction && strcmp(q->direction, p->direction))
-			return asprintf(&label, "%s (%s)", p->workload,
-					p->direction) < 0
-				       ? NULL
-				       : label;
-	}
-	return strdup(p->workload);
+	if (!rio_resultdoc_pair_is_one_of_several(rd, p) || !p->direction)
+		return strdup(p->workload);
+	return asprintf(&label, "%s (%s)", p->workload, p->direction) < 0
+		       ? NULL
+		       : label;
 }
 
 /* One point of pair p at its count. */

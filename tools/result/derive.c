@@ -228,22 +228,6 @@ static json_object *verdict(const struct rio_res_pair *c, int label_dir,
 	return json_object_new_string(v);
 }
 
-/* A workload paired in both directions (a mixed job) names the direction.
- * Every pair the result makes has a host and a workload. */
-static int several(const struct rio_resultdoc *rd, const struct rio_res_pair *c)
-{
-	const struct rio_res_pair *o;
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < rio_resultdoc_npairs(rd); i++) {
-		o = rio_resultdoc_pair(rd, i);
-		n += rio_streq(o->workload, c->workload) &&
-		     rio_streq(o->host, c->host);
-	}
-	return n > 1;
-}
-
 int rio_derive_pairs_add(json_object *doc, const char *key,
 			 rio_derive_pair_fn *fn, void *ctx)
 {
@@ -273,7 +257,7 @@ int rio_derive_pairs_add(json_object *doc, const char *key,
 static json_object *pair_verdict(const struct rio_resultdoc *rd,
 				 const struct rio_res_pair *c, void *caveat)
 {
-	return verdict(c, several(rd, c), caveat);
+	return verdict(c, rio_resultdoc_pair_is_one_of_several(rd, c), caveat);
 }
 
 int rio_derive_verdicts(json_object *doc, const char *caveat)

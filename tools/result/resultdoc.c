@@ -516,6 +516,18 @@ int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i)
 	return n;
 }
 
+int rio_resultdoc_pair_is_one_of_several(const struct rio_resultdoc *rd,
+					 const struct rio_res_pair *p)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < rd->npairs; i++)
+		n += rio_streq(rd->pairs[i].workload, p->workload) &&
+		     rio_streq(rd->pairs[i].host, p->host);
+	return n > 1;
+}
+
 const struct rio_res_pair *
 rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *like, int occ)

@@ -188,6 +188,10 @@ const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
  * sums. */
 int rio_res_pair_ran_on(const struct rio_res_pair *p, const char *host);
 int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i);
+/* Whether rd pairs p's workload on p's host more than once (a mixed job's
+ * read and write): its verdicts and tables then name p's direction. */
+int rio_resultdoc_pair_is_one_of_several(const struct rio_resultdoc *rd,
+					 const struct rio_res_pair *p);
 const struct rio_res_pair *
 rio_resultdoc_pair_find(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *like, int occ);
