@@ -12,6 +12,7 @@
 #include "helper.h"
 #include "rc_log.h"
 #include "rc_proc.h"
+#include "rundir.h"
 #include "sigdefer.h"
 #include "sysfile.h"
 
@@ -40,87 +41,6 @@ static int is_known(const char *comm)
 		if (!strcmp(comm, known[i]))
 			return 1;
 	return 0;
-}
-
-static int run_dir_refuse(const char *path, int err, const struct stat *st)
-{
-	char fix[2200];
-
-	if (st) {
-		snprintf(
-			fix, sizeof(fix),
-			"check the records in it, then 'chown root:root %.1000s "
-			"&& chmod 0700 %.1000s', or remove it",
-			path, path);
-		rc_diag(fix,
-			"%s is owned by uid %u with mode %04o: nfsrdma keeps "
-			"its records of the daemons it started only in a "
-			"folder of root's with mode 0700, where no one else "
-			"can change which process it will stop",
-			path, (unsigned)st->st_uid,
-			(unsigned)(st->st_mode & 07777));
-		return -EPERM;
-	}
-	snprintf(fix, sizeof(fix),
-		 "see what it is (ls -ld %.1000s) and remove it: nfsrdma "
-		 "makes it again, root's and mode 0700",
-		 path);
-	rc_diag(fix,
-		"%s, where nfsrdma records the daemons it started, is %s: "
-		"refused, since root would follow it",
-		path,
-		err == -ELOOP	  ? "a symbolic link"
-		: err == -ENOTDIR ? "not a folder"
-				  : strerror(-err));
-	return err;
-}
-
-/* Opens the records' folder (made when create): *fd is -1 when it does not
- * exist and create is 0. */
-static int run_dir_open(int create, int *fd)
-{
-	char path[4096];
-	struct stat st;
-	int ret, made;
-
-	*fd = -1;
-	ret = nr_path(path, sizeof(path), NR_RUN_DIR);
-	if (ret)
-		return ret;
-	made = create && !mkdir(path, 0700);
-	if (create && !made && errno != EEXIST) {
-		ret = -errno;
-		rc_call_err(ret, "mkdir(%s, 0700)", path);
-		return ret;
-	}
-	/* A new folder gets 0700 whatever the umask took away. */
-	if (made && chmod(path, 0700)) {
-		ret = -errno;
-		rc_call_err(ret, "chmod(%s, 0700)", path);
-		return ret;
-	}
-	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (*fd < 0 && !create && errno == ENOENT)
-		return 0;
-	if (*fd < 0) {
-		ret = -errno;
-		/* O_DIRECTORY says ENOTDIR of a link before O_NOFOLLOW can
-		 * say ELOOP. */
-		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
-			ret = -ELOOP;
-		return run_dir_refuse(path, ret, NULL);
-	}
-	if (fstat(*fd, &st)) {
-		ret = -errno;
-		rc_call_err(ret, "fstat(%s)", path);
-	} else if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
-		ret = run_dir_refuse(path, 0, &st);
-	}
-	if (ret) {
-		close(*fd);
-		*fd = -1;
-	}
-	return ret;
 }
 
 static int parse_users(char *val, unsigned *users)
@@ -202,35 +122,19 @@ static int record_bad(const char *comm, const char *why)
 static int record_read(int dirfd, const char *comm, struct record *r)
 {
 	char buf[NR_RECORD_MAX + 1];
-	struct stat st;
-	ssize_t n;
-	int fd, ret;
+	ssize_t n = nr_rundir_read(dirfd, comm, buf, sizeof(buf));
 
-	fd = openat(dirfd, comm, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
+	if (n == -ENOENT)
 		return 0;
-	if (fd < 0 && errno == ELOOP)
+	if (n == -ELOOP)
 		return record_bad(comm, "is a symbolic link");
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = -errno;
-		rc_call_err(ret, "reading %s/%s", NR_RUN_DIR, comm);
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	n = S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -2;
-	ret = -errno;
-	close(fd);
-	if (n == -2 || st.st_uid != geteuid())
+	if (n == -EPERM)
 		return record_bad(comm, "is not a file of root's");
-	if (n < 0) {
-		rc_call_err(ret, "read(%s/%s)", NR_RUN_DIR, comm);
-		return ret;
-	}
-	if (n > NR_RECORD_MAX)
+	if (n == -EFBIG)
 		return record_bad(comm, "is longer than any record nfsrdma "
 					"writes (1024 bytes)");
-	buf[n] = '\0';
+	if (n < 0)
+		return (int)n;
 	if (record_parse(buf, r) || !r->id.pid)
 		return record_bad(comm, "is not a record nfsrdma writes");
 	return 1;
@@ -238,10 +142,9 @@ static int record_read(int dirfd, const char *comm, struct record *r)
 
 static int record_write(const char *comm, const struct record *r)
 {
-	char path[128], buf[NR_RECORD_MAX];
+	char buf[NR_RECORD_MAX];
 	int n;
 
-	snprintf(path, sizeof(path), "%s/%s", NR_RUN_DIR, comm);
 	n = snprintf(buf, sizeof(buf),
 		     "pid %d\nstart %llu\nexe %s\nusers%s%s\n", (int)r->id.pid,
 		     r->id.start, r->id.exe,
@@ -249,18 +152,7 @@ static int record_write(const char *comm, const struct record *r)
 		     r->users & NR_DAEMON_MOUNT ? " mount" : "");
 	if (n < 0 || n >= (int)sizeof(buf))
 		return -ENOSPC;
-	return nr_file_replace(path, buf, (size_t)n, 0600);
-}
-
-static int record_remove(int dirfd, const char *comm)
-{
-	int ret;
-
-	if (!unlinkat(dirfd, comm, 0) || errno == ENOENT)
-		return 0;
-	ret = -errno;
-	rc_call_err(ret, "unlink(%s/%s)", NR_RUN_DIR, comm);
-	return ret;
+	return nr_rundir_write(comm, buf, (size_t)n);
 }
 
 /* The recorded daemon is not there any more: say what has its pid now. */
@@ -379,7 +271,7 @@ static int use_locked(int dirfd, char *const argv[], const char *why,
 			return ret;
 		}
 		say_gone(argv[0], &r, &now);
-		ret = record_remove(dirfd, argv[0]);
+		ret = nr_rundir_remove(dirfd, argv[0]);
 		if (ret)
 			return ret;
 	}
@@ -398,7 +290,7 @@ static int with_records(int create, const char *comm,
 	if (!is_known(comm))
 		return -EINVAL;
 	nr_sigdefer_begin();
-	ret = run_dir_open(create, &dirfd);
+	ret = nr_rundir_open(create, &dirfd);
 	if (!ret && dirfd >= 0) {
 		lock = nr_file_lock(NR_RUN_DIR "/lock");
 		ret = lock < 0 ? lock : fn(dirfd, arg);
@@ -482,7 +374,7 @@ static int release_cb(int dirfd, void *arg)
 		       a->comm, (int)r.id.pid, users_str(a->user));
 	else
 		say_gone(a->comm, &r, &now);
-	return record_remove(dirfd, a->comm);
+	return nr_rundir_remove(dirfd, a->comm);
 }
 
 int nr_daemon_release(const char *comm, enum nr_daemon_user user)
@@ -499,7 +391,7 @@ void nr_daemon_print(void)
 	int dirfd, any = 0;
 	size_t i;
 
-	if (run_dir_open(0, &dirfd) || dirfd < 0) {
+	if (nr_rundir_open(0, &dirfd) || dirfd < 0) {
 		printf("started by nfsrdma: none\n");
 		return;
 	}

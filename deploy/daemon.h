@@ -12,9 +12,7 @@
 #ifndef NR_DAEMON_H
 #define NR_DAEMON_H
 
-/* Root's folder of records: mode 0700, owned by root; one that is not, or a
- * symbolic link, is refused. */
-#define NR_RUN_DIR "/run/nfsrdma"
+#include "rundir.h"
 
 enum nr_daemon_user {
 	NR_DAEMON_SERVER = 1, /* server start, until server stop */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Root's folder of records: what one nfsrdma invocation started or changed
+ * (a daemon, a kernel setting) for a later one to stop or put back. Root
+ * acts on what the records say, so the folder must be root's with mode
+ * 0700, and a record a regular file of root's: anything else is refused.
+ */
+#ifndef NR_RUNDIR_H
+#define NR_RUNDIR_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define NR_RUN_DIR "/run/nfsrdma"
+
+/*
+ * Opens the folder (made when create): *fd is -1 when it does not exist and
+ * create is 0. Returns 0 or -errno after saying why.
+ */
+int nr_rundir_open(int create, int *fd);
+
+/*
+ * Reads record name of the folder open as dirfd into buf (NUL-terminated):
+ * its length; -ENOENT when there is none; -ELOOP for a symbolic link;
+ * -EPERM when it is not a regular file of root's; -EFBIG when it has len
+ * bytes or more; another -errno (said) when it cannot be read.
+ */
+ssize_t nr_rundir_read(int dirfd, const char *name, char *buf, size_t len);
+
+/* Replaces record name (0600) with len bytes of data. Returns 0 or -errno. */
+int nr_rundir_write(const char *name, const char *data, size_t len);
+
+/* Removes record name; 0 also when there was none, else -errno (said). */
+int nr_rundir_remove(int dirfd, const char *name);
+
+#endif
