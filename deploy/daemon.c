@@ -281,26 +281,10 @@ static int use_locked(int dirfd, char *const argv[], const char *why,
 	return start_and_record(argv, why, user, added);
 }
 
-/* Runs fn on the records' folder under its lock, with signals held. */
 static int with_records(int create, const char *comm,
 			int (*fn)(int dirfd, void *arg), void *arg)
 {
-	int dirfd, lock = -1, ret;
-
-	if (!is_known(comm))
-		return -EINVAL;
-	nr_sigdefer_begin();
-	ret = nr_rundir_open(create, &dirfd);
-	if (!ret && dirfd >= 0) {
-		lock = nr_file_lock(NR_RUN_DIR "/lock");
-		ret = lock < 0 ? lock : fn(dirfd, arg);
-	}
-	if (lock >= 0)
-		close(lock);
-	if (dirfd >= 0)
-		close(dirfd);
-	nr_sigdefer_end();
-	return ret;
+	return is_known(comm) ? nr_rundir_locked(create, fn, arg) : -EINVAL;
 }
 
 struct use_args {

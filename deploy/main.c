@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 	      "  server start [--rdma-port P] [--tcp-port P] [--threads N]\n"
 	      "               [--versions LIST] [--grace S] [--lease S] "
 	      "[--persist]\n"
+	      "               [--sock-buf BYTES] [--rdma-requests N]\n"
 	      "  server stop | server status\n"
 	      "  export add PATH --clients SPEC [--options LIST]\n"
 	      "  export del PATH | export list\n"
@@ -110,6 +112,40 @@ static int int_opt(const char *name, const char *arg, int min, int max,
 	return 0;
 }
 
+/* One option of server start into req; -1 after saying why. */
+static int server_opt(int c, struct nr_nfsd_req *req, const char **versions,
+		      int *persist)
+{
+	switch (c) {
+	case 'r':
+		return int_opt("--rdma-port", optarg, 1, 65535,
+			       &req->rdma_port);
+	case 'T':
+		return int_opt("--tcp-port", optarg, 1, 65535, &req->tcp_port);
+	case 't':
+		return int_opt("--threads", optarg, 1, 4096, &req->threads);
+	case 'g':
+		return int_opt("--grace", optarg, 10, 3600, &req->grace);
+	case 'l':
+		return int_opt("--lease", optarg, 10, 3600, &req->lease);
+	case 'v':
+		*versions = optarg;
+		return 0;
+	case 'p':
+		*persist = 1;
+		return 0;
+	case 'b':
+		return int_opt("--sock-buf", optarg, 65536, INT_MAX,
+			       &req->tune.sock_buf);
+	case 'q':
+		/* svcrdma's own bounds (net/sunrpc/xprtrdma/svc_rdma.c). */
+		return int_opt("--rdma-requests", optarg, 4, 16384,
+			       &req->tune.rdma_requests);
+	default:
+		return -2;
+	}
+}
+
 static int cmd_server(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -120,45 +156,23 @@ static int cmd_server(int argc, char **argv)
 		{ "grace", required_argument, NULL, 'g' },
 		{ "lease", required_argument, NULL, 'l' },
 		{ "persist", no_argument, NULL, 'p' },
+		{ "sock-buf", required_argument, NULL, 'b' },
+		{ "rdma-requests", required_argument, NULL, 'q' },
 		{ 0 }
 	};
 	struct nr_nfsd_req req = { .rdma_port = 20049, .tcp_port = 2049 };
 	const char *versions = "3,4,4.1,4.2";
-	int c, persist = 0, bad = 0;
+	int c, persist = 0, bad = 0, ret;
 
 	if (argc < 2)
 		return nr_bad_usage("server: expected start, stop or status",
 				    NULL);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			bad |= int_opt("--rdma-port", optarg, 1, 65535,
-				       &req.rdma_port);
-			break;
-		case 'T':
-			bad |= int_opt("--tcp-port", optarg, 1, 65535,
-				       &req.tcp_port);
-			break;
-		case 't':
-			bad |= int_opt("--threads", optarg, 1, 4096,
-				       &req.threads);
-			break;
-		case 'g':
-			bad |= int_opt("--grace", optarg, 10, 3600, &req.grace);
-			break;
-		case 'l':
-			bad |= int_opt("--lease", optarg, 10, 3600, &req.lease);
-			break;
-		case 'v':
-			versions = optarg;
-			break;
-		case 'p':
-			persist = 1;
-			break;
-		default:
+		ret = server_opt(c, &req, &versions, &persist);
+		if (ret == -2)
 			return nr_bad_usage("server: unknown option", NULL);
-		}
+		bad |= ret;
 	}
 	if (bad)
 		return 2;

@@ -330,6 +330,7 @@ struct nfsd_undo {
 	int was_running; /* nfsd had listeners or threads before; -1 unknown */
 	int mounted_fs; /* this start mounted the nfsd filesystem */
 	int changed; /* steps written to a running nfsd */
+	int tuned_fresh; /* this start made the record of kernel settings */
 	int rpcbind; /* this start made the server a user of the daemon */
 	int mountd;
 };
@@ -347,6 +348,8 @@ static void undo_start(const struct nfsd_undo *u)
 	if (u->rpcbind && nr_daemon_release("rpcbind", NR_DAEMON_SERVER))
 		bad = 1;
 	if (u->mounted_fs && umount2(RC_NFSD_DIR, 0))
+		bad = 1;
+	if (u->tuned_fresh && nr_tuning_restore())
 		bad = 1;
 	if (bad)
 		rc_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
@@ -407,6 +410,10 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 	}
 	if (!nr_test_root() && !st.running && (ret = exportfs_all()))
 		return ret;
+	/* Before the listeners: svcrdma reads its credits per connection. */
+	ret = nr_tuning_apply(&req->tune, &u->tuned_fresh);
+	if (ret)
+		return ret;
 	*nsteps = nr_nfsd_plan(req, &st, steps);
 	for (i = 0; i < *nsteps && !nr_sigdefer_pending(); i++) {
 		ret = run_step(steps[i], req);
@@ -430,7 +437,8 @@ int nr_nfsd_start(const struct nr_nfsd_req *req, int persist)
 	int ret, lock, n = 0;
 
 	if ((ret = nr_module_load("nfsd", "NFS server")) ||
-	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")))
+	    (ret = nr_module_load("rpcrdma", "NFS/RDMA transport")) ||
+	    (ret = nr_tuning_check(&req->tune)))
 		return ret;
 	nr_sigdefer_begin();
 	/* Serialises starts: two at once would race on rpcbind and
@@ -503,6 +511,9 @@ int nr_nfsd_stop(void)
 	 * already down (an earlier stop that failed half-way). */
 	ret = nr_daemon_release("rpc.mountd", NR_DAEMON_SERVER);
 	ret2 = nr_daemon_release("rpcbind", NR_DAEMON_SERVER);
+	ret = ret ? ret : ret2;
+	/* The kernel settings server start raised go back with the server. */
+	ret2 = nr_tuning_restore();
 	return ret ? ret : ret2;
 }
 
@@ -531,6 +542,7 @@ int nr_nfsd_print_status(void)
 	       rc_proc_running("rpc.mountd") ? "running" : "not running",
 	       rc_proc_running("rpcbind") ? "running" : "not running");
 	nr_daemon_print();
+	nr_tuning_print();
 	return 0;
 }
 

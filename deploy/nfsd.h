@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "rc_status.h"
+#include "tuning.h"
 
 enum nr_nfsd_step {
 	NR_NFSD_VERSIONS,
@@ -29,6 +30,7 @@ struct nr_nfsd_req {
 	char versions[64]; /* as written to the versions file */
 	int grace; /* seconds; 0: leave the kernel's */
 	int lease;
+	struct nr_tuning_req tune; /* raised before the listeners start */
 };
 
 struct nr_nfsd_state {

@@ -1,6 +1,6 @@
 # deploy/: nfsrdma, the shell-free NFS/RDMA deployment helper (issue 4).
 NR_LIB_SRCS := deploy/sysfile.c deploy/kmodule.c deploy/link.c \
-	deploy/helper.c deploy/rundir.c deploy/daemon.c deploy/nfsd.c deploy/exports.c \
+	deploy/helper.c deploy/rundir.c deploy/daemon.c deploy/tuning.c deploy/nfsd.c deploy/exports.c \
 	deploy/exportfile.c deploy/etab.c deploy/sigdefer.c deploy/nfsmount.c \
 	deploy/umount.c deploy/reach.c deploy/probe.c deploy/doctor.c
 NR_SRCS := $(NR_LIB_SRCS) deploy/main.c deploy/cmd_export.c \
@@ -19,7 +19,7 @@ $(B)/nfsrdma: $(NR_SRCS:%.c=$(B)/%.o) $(RC_LIB)
 NR_TESTS := $(B)/tests/deploy/test-rdmanl $(B)/tests/deploy/test-nfsd \
 	$(B)/tests/deploy/test-exports $(B)/tests/deploy/test-status \
 	$(B)/tests/deploy/test-mount $(B)/tests/deploy/test-noshell \
-	$(B)/tests/deploy/test-daemon
+	$(B)/tests/deploy/test-daemon $(B)/tests/deploy/test-tuning
 UNIT_TESTS += $(NR_TESTS)
 
 $(B)/tests/deploy/test-noshell.o: CPPFLAGS += -DNR_DEPLOY_DIR='"$(CURDIR)/deploy"' \

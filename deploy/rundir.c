@@ -8,6 +8,7 @@
 
 #include "rc_log.h"
 #include "rundir.h"
+#include "sigdefer.h"
 #include "sysfile.h"
 
 static int rundir_refuse(const char *path, int err, const struct stat *st)
@@ -144,5 +145,23 @@ int nr_rundir_remove(int dirfd, const char *name)
 		return 0;
 	ret = -errno;
 	rc_call_err(ret, "unlink(%s/%s)", NR_RUN_DIR, name);
+	return ret;
+}
+
+int nr_rundir_locked(int create, int (*fn)(int dirfd, void *arg), void *arg)
+{
+	int dirfd, lock = -1, ret;
+
+	nr_sigdefer_begin();
+	ret = nr_rundir_open(create, &dirfd);
+	if (!ret && dirfd >= 0) {
+		lock = nr_file_lock(NR_RUN_DIR "/lock");
+		ret = lock < 0 ? lock : fn(dirfd, arg);
+	}
+	if (lock >= 0)
+		close(lock);
+	if (dirfd >= 0)
+		close(dirfd);
+	nr_sigdefer_end();
 	return ret;
 }

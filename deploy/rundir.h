@@ -27,6 +27,13 @@ int nr_rundir_open(int create, int *fd);
  */
 ssize_t nr_rundir_read(int dirfd, const char *name, char *buf, size_t len);
 
+/*
+ * Runs fn on the folder under its lock (NR_RUN_DIR/lock), with signals held
+ * (nr_sigdefer): not when the folder does not exist and create is 0, which
+ * returns 0. Returns fn's result, or -errno after saying why.
+ */
+int nr_rundir_locked(int create, int (*fn)(int dirfd, void *arg), void *arg);
+
 /* Replaces record name (0600) with len bytes of data. Returns 0 or -errno. */
 int nr_rundir_write(const char *name, const char *data, size_t len);
 

@@ -53,7 +53,9 @@ int nr_file_write(const char *abs, const char *str)
 	ret = nr_path(path, sizeof(path), abs);
 	if (ret)
 		return ret;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* A kernel file takes each write whole; a test root's plain file
+	 * stands in for one when it holds the last write alone. */
+	fd = open(path, O_WRONLY | O_CLOEXEC | (nr_test_root() ? O_TRUNC : 0));
 	if (fd < 0)
 		return -errno;
 	n = write(fd, str, len);

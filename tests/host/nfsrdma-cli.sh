@@ -22,4 +22,10 @@ check_fails "doctor -q is an unknown option, not a server" 2 '^nfsrdma: doctor: 
 	"$nfsrdma" doctor -q
 check_fails "after --, --help is an operand again" 2 "^nfsrdma: export: expected" \
 	"$nfsrdma" export add /x --clients a -- --help
+check_fails "server start --sock-buf below 64 KiB is refused before root is asked" 2 \
+	"^nfsrdma: --sock-buf '4096' is not a number from 65536 to 2147483647$" \
+	"$nfsrdma" server start --sock-buf 4096
+check_fails "server start --rdma-requests past svcrdma's bound is refused" 2 \
+	"^nfsrdma: --rdma-requests '20000' is not a number from 4 to 16384$" \
+	"$nfsrdma" server start --rdma-requests 20000
 done_testing

@@ -109,6 +109,47 @@ check "SIGTERM mid-start ends server start by it (status $rs, want 143)" \
 	test "$rs" = 143
 check "... after undoing it" grep -q "server start: undone" /tmp/nr-start.out
 check "... no listeners, no threads, no daemon it started, no record" down
+
+# --- the server's kernel settings: raised by server start, recorded, put
+# back by server stop; a limit below the kernel's own is refused.
+ksettings() {
+	local f
+	for f in net/core/rmem_max net/core/wmem_max net/ipv4/tcp_rmem \
+		net/ipv4/tcp_wmem sunrpc/svc_rdma/max_requests; do
+		echo "$f $(tr '\t' ' ' <"/proc/sys/$f")"
+	done
+}
+ksame() { ksettings | diff /tmp/nr-k0 - && ! test -e /run/nfsrdma/settings; }
+modprobe rpcrdma
+ksettings >/tmp/nr-k0
+sed 's/^/# before: /' /tmp/nr-k0
+rmem0=$(cat /proc/sys/net/core/rmem_max)
+check "the kernel's own: tcp_rmem's limit above 4 MiB, svcrdma's credits known" \
+	sh -c '[ "$(cut -f3 /proc/sys/net/ipv4/tcp_rmem)" -gt 4194304 ] &&
+		grep -Eqx "[0-9]+" /proc/sys/sunrpc/svc_rdma/max_requests'
+check_fails "server start --sock-buf 4194304 (below tcp_rmem's limit) is refused" 1 \
+	"--sock-buf 4194304 is below the kernel's net.ipv4.tcp_rmem limit" \
+	"$nr" server start --sock-buf 4194304
+check "... the settings as they were, and no record" ksame
+check "... and nfsd down" down
+check_fails "server start --sock-buf 16777216 --rdma-requests 256" 0 \
+	"^net.core.rmem_max = 16777216 \\(was $rmem0; server stop puts back $rmem0\\)" \
+	"$nr" server start --sock-buf 16777216 --rdma-requests 256
+check "... /proc/sys reads them while nfsd runs" \
+	sh -c '[ "$(cat /proc/sys/net/core/rmem_max /proc/sys/net/core/wmem_max \
+		/proc/sys/sunrpc/svc_rdma/max_requests | tr "\n" " ")" = "16777216 16777216 256 " ] &&
+		[ "$(cut -f3 /proc/sys/net/ipv4/tcp_rmem)" = 16777216 ] &&
+		[ "$(cut -f3 /proc/sys/net/ipv4/tcp_wmem)" = 16777216 ] &&
+		grep -qx "rdma 20049" /proc/fs/nfsd/portlist'
+check "... the values before are recorded in /run/nfsrdma/settings" \
+	grep -qx "net.core.rmem_max $rmem0" /run/nfsrdma/settings
+check_fails "server status shows each setting and what it was" 0 \
+	"^sunrpc.svc_rdma.max_requests = 256 \\(set by nfsrdma server start; was [0-9]+\\)$" \
+	"$nr" server status
+check_fails "server stop puts them back" 0 "^net.core.rmem_max = $rmem0 \\(put back\\)$" \
+	"$nr" server stop
+check "... /proc/sys reads what it did before, and the record is gone" ksame
+check "... and nfsd is down" down
 # Two starts at once on a stopped server: the lock makes one start it and
 # the other find it running.
 "$nr" server start --threads 4 --grace 10 --lease 10 >/tmp/nr-s1 2>&1 &
