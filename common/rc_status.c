@@ -437,6 +437,8 @@ static int mount_cb(const struct rc_mount_ent *m, void *arg)
 	json_object_object_add(o, "wsize", opt_int(m->options, "wsize", 0));
 	json_object_object_add(o, "nconnect",
 			       opt_int(m->options, "nconnect", 1));
+	/* Tenths of a second before a retransmission (nfs(5)). */
+	json_object_object_add(o, "timeo", opt_int(m->options, "timeo", 0));
 	json_object_array_add(a, o);
 	return 0;
 }

@@ -181,6 +181,7 @@ demo_push_remote_undo() {
 # The server's own undo steps, sent with the setup and with every undo
 # script.
 demo_remote_helpers() {
+	declare -f demo_io_opts
 	cat <<'SH'
 tab=$(printf '\t')
 # Puts back each export that etab listed before the demo ($1, its copy) and
@@ -467,6 +468,23 @@ demo_server_setup() {
 	demo_server_sock=$demo_sock
 }
 
+# MOUNTPOINT: its NFS mount's rsize= and wsize= ("rsize=R,wsize=W"), as
+# /proc/mounts shows them. The TCP mount takes the RDMA mount's: RDMA's
+# largest depends on the device (512 KiB on Soft-RoCE, where TCP's is
+# 1 MiB), and a comparison whose sides move different sizes per call is no
+# fair one (rdmaio's fairness check flags it). POSIX sh: the client script
+# runs it too.
+demo_io_opts() {
+	awk -v m="$1" '$2 == m && $3 ~ /^nfs/ {
+		n = split($4, o, ",")
+		s = ""
+		for (i = 1; i <= n; i++)
+			if (o[i] ~ /^[rw]size=[0-9]+$/)
+				s = s (s == "" ? "" : ",") o[i]
+		print s
+	}' /proc/mounts
+}
+
 # A client host other than this one, in one script: the two mount points
 # (unless they are there), the export (or its folder for this client)
 # mounted over RDMA and over TCP, and fio --server on a unix socket in a
@@ -485,7 +503,8 @@ for d in "$rdma" "$tcp"; do
 done
 "$dir/build/nfsrdma" mount "$src" "$rdma" --proto rdma --vers 3 >/dev/null
 echo "mount=$rdma"
-"$dir/build/nfsrdma" mount "$src" "$tcp" --proto tcp --vers 3 >/dev/null
+io=$(demo_io_opts "$rdma")
+"$dir/build/nfsrdma" mount "$src" "$tcp" --proto tcp --vers 3 ${io:+-o "$io"} >/dev/null
 echo "mount=$tcp"
 demo_start_fio "$rdir"
 SH

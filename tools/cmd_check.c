@@ -2,6 +2,8 @@
 /* rdmaio check: the checks of a fio JSON or a result, printed. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 #include "cmd.h"
@@ -24,6 +26,34 @@ static int is_fio_output(json_object *output)
 	return rio_fio_output_is_fio(output) && rio_fio_output_count(output);
 }
 
+/*
+ * Cleans every string of doc for the terminal but the job files' texts,
+ * which only the checks parse (a job's options that fio left out) and
+ * which nothing prints: their lines would run into one.
+ */
+static int clean_but_job_texts(json_object *doc)
+{
+	json_object *jf = rio_json_get(doc, "job_files"), *f, **texts;
+	size_t i, n = rio_json_len(jf);
+	int ret;
+
+	texts = calloc(n ? n : 1, sizeof(*texts));
+	if (!texts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		f = json_object_array_get_idx(jf, i);
+		texts[i] = json_object_get(rio_json_get(f, "text"));
+		json_object_object_del(f, "text");
+	}
+	ret = rio_text_clean_json(doc, 0);
+	for (i = 0; i < n; i++)
+		if (texts[i])
+			json_object_object_add(json_object_array_get_idx(jf, i),
+					       "text", texts[i]);
+	free(texts);
+	return ret;
+}
+
 /* A fio JSON, or a result and the fio output in it (a new reference; NULL
  * for a result of rounds, whose every round has its own). */
 static int check_input(const char *path, json_object **doc,
@@ -31,7 +61,7 @@ static int check_input(const char *path, json_object **doc,
 {
 	if (rio_json_load(path, "input", doc))
 		return 1;
-	if (rio_text_clean_json(*doc, 0) < 0) {
+	if (clean_but_job_texts(*doc) < 0) {
 		json_object_put(*doc);
 		return 1;
 	}
@@ -68,7 +98,10 @@ static int print_checks(json_object *checks, json_object *warnings)
 		c = rio_resultdoc_check(rd, i);
 		printf("%s %s: %s\n", c->status, c->name, c->message);
 		for (j = 0; j < c->ncauses; j++)
-			printf("  likely cause: %s\n", c->causes[j]);
+			printf("  %s: %s\n",
+			       strcmp(c->name, "fairness") ? "likely cause"
+							   : "fix",
+			       c->causes[j]);
 	}
 	for (i = 0; i < rio_resultdoc_nwarnings(rd); i++)
 		printf("warning: %s\n", rio_resultdoc_warning(rd, i)->message);
@@ -110,8 +143,12 @@ static int check_run(json_object *doc, json_object *output,
 	rio_runrecord_argvs_free(&runs);
 	if (checks) {
 		rio_check_nfs_transport(fio, map, env, checks, &flagged);
-		if (!rio_result_is_bare_fio(doc))
+		if (!rio_result_is_bare_fio(doc)) {
 			rio_check_loopback(fio, env, checks, &flagged);
+			rio_check_fairness(fio, env,
+					   rio_json_get(doc, "job_files"),
+					   links, checks, &flagged);
+		}
 	}
 	if (!checks || print_checks(checks, warnings)) {
 		rc_err("check: out of memory making or printing the checks");

@@ -7,8 +7,8 @@ RDMAIO_BASE := jsonread strv units text tmpdir arena
 RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpustat runrecord cpucost check check_loopback \
-	check_nfs check_overlap schema host envstatus envdoc result outfile resultdoc resultenv
-RDMAIO_READ := report report_baselines cell chart plotfile gpstr csvout compare changes noise scaling
+	check_nfs check_fair check_overlap schema host envstatus envdoc result outfile resultdoc resultenv
+RDMAIO_READ := report report_baselines report_settings cell chart plotfile gpstr csvout compare changes noise scaling
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \
 	cmd_compare cmd_env cmd_scale
 RDMAIO_TOOL_SRCS := $(RDMAIO_CLI) $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \

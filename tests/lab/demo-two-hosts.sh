@@ -312,6 +312,28 @@ check "the report opens with the verdicts" \
 		head -n 12 '$tmp/report.md' | grep -q '^- seq-write: RDMA vs TCP ' &&
 		grep -q '^- against scp (one file, 4.00 MiB in ' '$tmp/report.md' &&
 		grep -q '^| scp (--baseline) | ' '$tmp/report.md'"
+check "each NFS pair's fairness check passes: the sides differ only in the transport" \
+	python3 - "$DEMO_RESULT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+nfs = sorted(set(c["workload"] for c in d["comparisons"] if c["workload"].startswith(("seq-", "rand"))))
+fair = [c for c in d["checks"] if c["name"] == "fairness"]
+assert nfs and sorted(c["settings"]["rdma"]["jobname"][:-5] for c in fair) == nfs, (nfs, fair)
+for c in fair:
+    r, t = c["settings"]["rdma"], c["settings"]["tcp"]
+    assert c["status"] == "pass", c
+    assert (r["proto"], t["proto"]) == ("rdma", "tcp") and r["source"] == t["source"], c
+    # The TCP mount took the RDMA mount's sizes (512 KiB on Soft-RoCE).
+    assert r["rsize"] == t["rsize"] and r["wsize"] == t["wsize"], c
+    # nfsd is the server's own here, with the test's threads.
+    assert r["server"] == "lab-server" and r["nfsd_threads"] > 0 and r["export_sync"] == "sync", c
+    # fio's client mode printed no options for most jobs: the job file's.
+    assert r["depth"] in (128, 512), c
+print("# " + fair[0]["message"])
+PY
+check "the report shows the two mounts' settings side by side" \
+	bash -c "build/rdmaio report '$DEMO_RESULT' | sed -n '/^## NFS settings side by side/,/^Fairness/p' | tee /dev/stderr |
+		grep -Eq '^\| rsize \| ([0-9]+) \| \1 \|$'"
 check "the chart draws, as a PNG" build/rdmaio report "$DEMO_RESULT" --plot "$tmp/demo.png"
 check "the report says where each part ran" \
 	bash -c "build/rdmaio report '$DEMO_RESULT' | grep -q '^- fio client/server mode: server jobs on lab-server (sock:'"

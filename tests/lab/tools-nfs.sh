@@ -82,8 +82,46 @@ sys.exit(failed)
 PY
 check_fails "rdmaio check of the misnamed run exits 3" 3 'flagged nfs-transport' \
 	"$rdmaio" check swapped.json
+# The fairness check on the real kernel's mounts, the server's exports and
+# nfsd. The two mounts above, with the kernel's sizes, differ only in the
+# transport: pass. A TCP mount made with other sizes (-o rsize=65536,...)
+# moves less per call than the RDMA one: flagged, naming both sizes and the
+# mount options that match them. (check exits 3 for both: on one host the
+# loopback check flags every job.)
+io=$(awk -v m=$rdir '$2 == m { print $4 }' /proc/mounts | tr , '\n' |
+	grep -E '^[rw]size=' | paste -sd, -)
+echo "# the RDMA mount's sizes: $io; TCP's: $(awk -v m=$tdir '$2 == m { print $4 }' /proc/mounts |
+	tr , '\n' | grep -E '^[rw]size=' | paste -sd, -)"
+fair_json() { # RESULT STATUS: its one fairness check, with both sides' settings
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [c for c in d["checks"] if c["name"] == "fairness"]
+assert len(f) == 1 and f[0]["status"] == sys.argv[2], f
+r, t = f[0]["settings"]["rdma"], f[0]["settings"]["tcp"]
+assert (r["proto"], t["proto"], r["vers"], t["vers"]) == ("rdma", "tcp", "3", "3"), f
+assert r["mount_found_by"] == "path" and r["depth"] == 4, f
+# This host serves the export: its nfsd and exports are in the result.
+assert r["server"] == d["host"]["hostname"] and r["nfsd_threads"] > 0, f
+assert r["export"] == "/srv/tools-nfs" and r["export_sync"] == "sync", f
+PY
+}
+check_fails "the kernel's own sizes on both mounts pass the fairness check" 0 \
+	"^pass fairness: seq-write on [^ ]+: the RDMA and TCP sides differ only in the transport: $RDMAIO_SERVER_IP:$exp, NFS version 3, rsize/wsize [0-9]+/[0-9]+, timeo 600, sync export, TCP nconnect 1, [0-9]+ nfsd threads on [0-9]+ CPUs for 4 requests in flight$" \
+	bash -c "'$rdmaio' check nfs.json || [ \$? = 3 ]"
+check "... and the result carries both sides' settings" fair_json nfs.json pass
+$nr umount $tdir >/dev/null 2>&1
+check "NFSv3 mount over TCP with other sizes (rsize=65536,wsize=65536)" \
+	$nr mount "$RDMAIO_SERVER_IP:$exp" $tdir --proto tcp --vers 3 -o rsize=65536,wsize=65536
+check_fails "... is flagged by the fairness check, with the sizes for both" 3 \
+	"^  fix: mount both with -o rsize=65536,wsize=65536 " \
+	bash -c "'$rdmaio' run --timeout 200 -o unfair.json nfs.fio >/dev/null && '$rdmaio' check unfair.json"
+check "... and the result says so with both sides' settings" fair_json unfair.json flagged
+check "the report shows the settings side by side" \
+	bash -c "'$rdmaio' report unfair.json | sed -n '/^## NFS settings side by side/,/^Fairness/p' | tee /dev/stderr |
+		grep -q '^| rsize | [0-9]* | 65536 |$'"
 check "both results validate with python3-jsonschema" \
-	python3 "$helper" validate "$schema" nfs.json swapped.json
+	python3 "$helper" validate "$schema" nfs.json swapped.json unfair.json
 check "the jobs' files landed on the server's export" \
 	bash -c "ls $exp | grep -q seq-write-rdma && ls $exp | grep -q seq-write-tcp"
 $nr umount $tdir >/dev/null 2>&1

@@ -448,6 +448,41 @@ check_fails "two psync jobs of one group without wait_for are summed and flagged
 rm -f "$tmp"/serial-? "$tmp"/both-?
 # ---- end: payload-ceiling with wait_for, nfs-transport on a local folder ----
 
+# ---- begin: fairness (tools/result/check_fair.c) ----
+# r1.json's -rdma jobs moved to /mnt/r, its -tcp jobs to /mnt/t: two NFS
+# mounts of 198.18.0.1:/srv/x, which this host's environment exports
+# (result-tool.py nfs-pair); each crafted difference must be named with
+# its fix, and the same settings on both sides must pass.
+fair() { # NAME: rdmaio check of r1.json made NFS with the rest as overrides
+	local name=$1
+	shift
+	python3 "$helper" nfs-pair r1.json "fair-$name.json" "$@" &&
+		"$rdmaio" check "fair-$name.json" --link-gbps 100
+}
+check_fails "mounts that differ only in the transport pass the fairness check" 0 \
+	'^pass fairness: seq-read on [^ ]+: the RDMA and TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP nconnect 8, 8 nfsd threads on 2 CPUs for 1 request in flight$' \
+	fair same tcp_nconnect=8
+check_fails "a TCP mount with another rsize is flagged, with the sizes for both" 3 \
+	'^flagged fairness: seq-write on [^ ]+: the RDMA and TCP sides differ in more than the transport: rsize/wsize 524288/524288 \(RDMA\) against 1048576/524288 \(TCP\)$' \
+	fair rsize tcp_rsize=1048576 tcp_nconnect=8
+check_fails "... and its fix names the sizes" 3 \
+	'^  fix: mount both with -o rsize=524288,wsize=524288 ' fair rsize tcp_rsize=1048576 tcp_nconnect=8
+check_fails "one sync and one async export are flagged" 3 \
+	"the TCP side 198.18.0.1:/srv/y: not the same export of the same server; the RDMA side's export is sync and the TCP side's async" \
+	fair async tcp_source=198.18.0.1:/srv/y async=1 tcp_nconnect=8
+check_fails "TCP without nconnect on a 100 Gb/s link is flagged" 3 \
+	'^  fix: mount the TCP side with --nconnect 8' fair nconnect
+check_fails "fewer nfsd threads than both the CPUs and the requests in flight are flagged" 3 \
+	'runs 8 nfsd threads on 64 CPUs for 32 requests in flight: the thread pool, not the transport, caps both sides$' \
+	fair threads threads=8 cpus=64 depth=32 tcp_nconnect=8
+check_fails "... with the threads to start it with" 3 \
+	'^  fix: start the server with more threads: nfsrdma server start --threads 32$' \
+	fair threads threads=8 cpus=64 depth=32 tcp_nconnect=8
+check_fails "... but not on a server with fewer CPUs than threads" 0 \
+	'^pass fairness: seq-read .*, 8 nfsd threads on 4 CPUs for 32 requests in flight$' \
+	fair threads2 threads=8 cpus=4 depth=32 tcp_nconnect=8
+# ---- end: fairness ----
+
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
 nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }
 check_fails "missing job file" 1 'job file nosuch.fio: not found, neither as a path nor under .*/jobs' \

@@ -350,6 +350,40 @@ def change_env(src, dst):
     save(doc, dst)
 
 
+def nfs_pair(src, dst, *overrides):
+    """Makes src's -rdma jobs read /mnt/r and its -tcp jobs /mnt/t, two
+    NFS mounts of one export of a server this host's environment lists.
+    overrides: KEY=VALUE of tcp_rsize, tcp_nconnect, tcp_source, threads,
+    cpus, depth (each job's iodepth), async (the second export's)."""
+    o = {"tcp_rsize": "524288", "tcp_nconnect": "1", "tcp_source": "198.18.0.1:/srv/x",
+         "threads": "8", "cpus": "2", "depth": "1", "async": "0"}
+    for kv in overrides:
+        k, v = kv.split("=", 1)
+        if k not in o:
+            fail("nfs-pair: unknown %s" % k)
+        o[k] = v
+    doc = load(src)
+    for j in doc["fio"]["output"]["jobs"]:
+        side = j["jobname"].rsplit("-", 1)[-1]
+        if side in ("rdma", "tcp"):
+            j.setdefault("job options", {})["filename"] = "/mnt/%s/f" % side[0]
+            j["job options"]["iodepth"] = o["depth"]
+    mount = {"fstype": "nfs", "vers": "3", "timeo": 600}
+    doc["environment"]["nfs_mounts_during_run"] = [
+        dict(mount, source="198.18.0.1:/srv/x", mountpoint="/mnt/r", proto="rdma",
+             port=20049, rsize=524288, wsize=524288, nconnect=None),
+        dict(mount, source=o["tcp_source"], mountpoint="/mnt/t", proto="tcp", port=2049,
+             rsize=int(o["tcp_rsize"]), wsize=524288, nconnect=int(o["tcp_nconnect"]))]
+    st = doc["environment"]["status"]
+    st["exports"] = [{"path": "/srv/x", "clients": "*", "options": ["rw"]},
+                     {"path": "/srv/y", "clients": "*",
+                      "options": ["rw", "async" if o["async"] == "1" else "sync"]}]
+    st["nfsd"] = dict(st.get("nfsd") or {}, running=True, threads=int(o["threads"]))
+    doc["host"]["cpu"]["count"] = int(o["cpus"])
+    doc["host"]["addresses"] = ["198.18.0.2"]
+    save(doc, dst)
+
+
 def scale_bw(src, factor, dst):
     doc = load(src)
     for r in doc["results"]:
@@ -376,7 +410,7 @@ def client(path, host):
 COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
             "same-but-measured": same_but_measured, "untouched": untouched,
             "set-read-bw": set_read_bw, "set-deep": set_deep, "flagged": flagged, "table": table,
-            "change-env": change_env, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
+            "change-env": change_env, "nfs-pair": nfs_pair, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
             "validate-env": validate_env, "remote": remote, "change-remote-env": change_remote_env}
 
 if __name__ == "__main__":

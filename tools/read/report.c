@@ -8,6 +8,7 @@
 #include "result/resultenv.h"
 #include "read/cell.h"
 #include "read/report_baselines.h"
+#include "read/report_settings.h"
 #include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -579,7 +580,9 @@ static void print_causes(const struct rio_res_check *c, FILE *out)
 	size_t j;
 
 	for (j = 0; j < c->ncauses; j++)
-		fprintf(out, "  - likely: %s\n", rio_cell_str(c->causes[j]));
+		fprintf(out, "  - %s: %s\n",
+			!strcmp(c->name ?: "", "fairness") ? "fix" : "likely",
+			rio_cell_str(c->causes[j]));
 }
 
 static int same(const char *a, const char *b)
@@ -695,6 +698,7 @@ int rio_report_write(json_object *doc, const struct rio_report_opts *o,
 	setup(env, rd, out);
 	comparisons_table(rd, o, out);
 	rio_report_baselines_table(rd, o->gbit, out);
+	rio_report_settings_table(rd, out);
 	jobs_table(rd, o, out);
 	findings(rd, out);
 	rio_resultdoc_delete(&rd);

@@ -117,10 +117,34 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 char *rio_check_job_path(const struct rio_fio_output *fio,
 			 const struct rio_fio_job *job);
 
+/* An NFS mount's source "SERVER:/path" or "[v6]:/path" -> SERVER
+ * (malloc'd); NULL when it has no ':' or on ENOMEM. */
+char *rio_check_nfs_server(const char *source);
+
 /* The mount of the n in v holding path: the longest mountpoint that is a
  * prefix of it; NULL for none. */
 const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
 					       size_t n, const char *path);
+
+/*
+ * For each workload of a host with an -rdma and a -tcp job whose files lie
+ * on NFS mounts: a "fairness" check with both sides' settings beside each
+ * other (its "settings": each side's mount, the export and its server's
+ * nfsd threads), flagged when they differ in more than the transport (the
+ * export or server, NFS version, rsize/wsize, timeo, an export's sync),
+ * when TCP has one connection on a link over 25 Gb/s (links), or when the
+ * server has fewer nfsd threads than both its CPUs and the requests the
+ * jobs keep in flight; each difference comes with its fix as a likely
+ * cause. fio's client mode leaves some jobs' options out of its output:
+ * those are read from job_files (the result's, with their text); a job
+ * whose path is still not known, but whose section gives files, is taken
+ * to be on its host's one NFS mount of the proto its name says. env NULL:
+ * no checks.
+ */
+void rio_check_fairness(const struct rio_fio_output *fio,
+			const struct rio_resultenv *env, json_object *job_files,
+			const struct rio_links *links, json_object *checks,
+			int *flagged);
 
 /*
  * For each job with a peer — its `hostname` (a librdmaio client, fio's net

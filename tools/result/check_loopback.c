@@ -16,19 +16,6 @@ static const char *const loopback_causes[] = {
 	NULL,
 };
 
-/* "SERVER:/path" or "[v6]:/path" -> SERVER. */
-static char *nfs_server(const char *source)
-{
-	const char *colon;
-
-	if (source[0] == '[') {
-		colon = strchr(source, ']');
-		return colon ? strndup(source + 1, colon - source - 1) : NULL;
-	}
-	colon = strchr(source, ':');
-	return colon ? strndup(source, colon - source) : NULL;
-}
-
 /*
  * The job's peer and what it is (into what): its hostname option, or the
  * server of the NFS mount its files are on; *rdma says whether it goes over
@@ -55,7 +42,7 @@ static char *job_peer(const struct rio_fio_output *fio,
 	path = rio_check_job_path(fio, e);
 	m = path ? rio_check_mount_of(mounts, nmounts, path) : NULL;
 	if (m && m->fstype && !strncmp(m->fstype, "nfs", 3) && m->source) {
-		peer = nfs_server(m->source);
+		peer = rio_check_nfs_server(m->source);
 		*rdma = m->proto && !strncmp(m->proto, "rdma", 4);
 		snprintf(what, wlen, "the NFS server of %s", m->mountpoint);
 	}
@@ -133,22 +120,6 @@ static void check_one(json_object *checks, const struct rio_fio_job *e,
 	*flagged += own;
 }
 
-/* The NFS mounts known of host h: this host's as seen during the run, a
- * --remote-env host's as its environment was taken. */
-static void host_mounts(const struct rio_resultenv *env,
-			const struct rio_env_host *h,
-			const struct rio_env_mount **v, size_t *n)
-{
-	*v = NULL;
-	*n = 0;
-	if (h == rio_resultenv_host(env)) {
-		*v = rio_resultenv_mounts(env, n);
-	} else if (h) {
-		*v = h->mounts;
-		*n = h->nmounts;
-	}
-}
-
 void rio_check_loopback(const struct rio_fio_output *fio,
 			const struct rio_resultenv *env, json_object *checks,
 			int *flagged)
@@ -177,7 +148,7 @@ void rio_check_loopback(const struct rio_fio_output *fio,
 			continue;
 		json_object_object_add(done, key, NULL);
 		h = rio_resultenv_host_named(env, host);
-		host_mounts(env, h, &mounts, &nmounts);
+		mounts = rio_resultenv_host_mounts(env, h, &nmounts);
 		peer = job_peer(fio, e, mounts, nmounts, what, sizeof(what),
 				&rdma);
 		if (peer)

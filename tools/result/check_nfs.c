@@ -35,6 +35,18 @@ char *rio_check_job_path(const struct rio_fio_output *fio,
 	return NULL;
 }
 
+char *rio_check_nfs_server(const char *source)
+{
+	const char *colon;
+
+	if (source[0] == '[') {
+		colon = strchr(source, ']');
+		return colon ? strndup(source + 1, colon - source - 1) : NULL;
+	}
+	colon = strchr(source, ':');
+	return colon ? strndup(source, colon - source) : NULL;
+}
+
 const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
 					       size_t n, const char *path)
 {

@@ -101,3 +101,55 @@ int rio_jobsection_parse(const char *text, struct rio_jobsection **out)
 	free(copy);
 	return ret;
 }
+
+/* The value of line when it sets key ("key=v", "key = v", "key"). */
+static const char *value_of(const char *line, const char *key)
+{
+	size_t n = strcspn(line, "= \t");
+	const char *v = line + n;
+
+	if (n != strlen(key) || strncmp(line, key, n))
+		return NULL;
+	v += strspn(v, " \t");
+	return *v == '=' ? v + 1 + strspn(v + 1, " \t") : v;
+}
+
+/* Consumes text. */
+static char *value_in(char *text, const char *name, const char *key)
+{
+	const char *global = NULL, *own = NULL, *v;
+	char *line, *save = NULL, *p, *end;
+	int in = 0, found = 0; /* in: 1 [global], 2 the section */
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		p = trim(line);
+		if (!*p || *p == ';' || *p == '#')
+			continue;
+		end = strchr(p, ']');
+		if (*p == '[' && end) {
+			if (in == 2)
+				break;
+			*end = '\0';
+			in = !strcmp(p + 1, "global") ? 1
+			     : !strcmp(p + 1, name)   ? 2
+						      : 0;
+			found |= in == 2;
+		} else if (in && (v = value_of(p, key))) {
+			*(in == 1 ? &global : &own) = v;
+		}
+	}
+	v = own ? own : global;
+	return found && v ? strdup(v) : NULL;
+}
+
+char *rio_jobsection_value(const char *text, const char *name, const char *key)
+{
+	char *copy = strdup(text), *v;
+
+	if (!copy)
+		return NULL;
+	v = value_in(copy, name, key);
+	free(copy);
+	return v;
+}

@@ -18,4 +18,12 @@ struct rio_jobsection {
 int rio_jobsection_parse(const char *text, struct rio_jobsection **out);
 void rio_jobsection_free(struct rio_jobsection *s, int n);
 
+/*
+ * What a job file's text sets key to for job section name: the section's
+ * own line, else the last [global] before it (fio's order). The text as
+ * written, ${VAR} and all; "" for a flag. Malloc'd; NULL when nothing sets
+ * it, there is no such section, or out of memory.
+ */
+char *rio_jobsection_value(const char *text, const char *name, const char *key);
+
 #endif

@@ -271,7 +271,7 @@ struct measure {
 	const struct rio_fio_output *fio; /* r's */
 	const struct rio_hostmap *map;
 	const struct rio_links *links;
-	json_object *host, *warnings;
+	json_object *host, *env, *warnings;
 	const char *caveat, *pre;
 };
 
@@ -320,8 +320,8 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	json_object *checks;
 	int n = 0;
 
-	if (rio_resultenv_read_parts(m->host, m->in->remote_hosts,
-				     m->r->mounts_during_run, &env))
+	if (rio_resultenv_read_run(m->host, m->env, m->in->remote_hosts,
+				   m->r->mounts_during_run, &env))
 		return NULL;
 	if (rio_runrecord_argvs_read(m->r->fio_runs, &runs)) {
 		rio_resultenv_delete(&env);
@@ -337,6 +337,8 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	rio_check_nfs_transport(m->fio, m->map, env, checks, flagged);
 	rio_check_loopback(m->fio, env, checks, &n);
 	*flagged += n;
+	rio_check_fairness(m->fio, env, m->in->job_files, m->links, checks,
+			   flagged);
 	rio_check_overlap(
 		&(const struct rio_overlap_in){ .hosts = m->in->hosts,
 						.nhosts = m->in->nhosts,
@@ -631,6 +633,7 @@ int rio_result_build(const struct rio_result_in *in, json_object **out,
 			      .map = map,
 			      .links = &links,
 			      .host = host,
+			      .env = env,
 			      .warnings = warnings,
 			      .caveat = rio_result_caveat(warnings),
 			      .pre = "" };

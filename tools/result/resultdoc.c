@@ -265,6 +265,42 @@ static int cpu_hosts_of(struct rio_resultdoc *rd)
 	return 0;
 }
 
+static void fair_side_of(struct rio_res_fair_side *s, json_object *o)
+{
+	*s = (struct rio_res_fair_side){
+		.jobname = rio_json_str(o, "jobname"),
+		.host = rio_json_str(o, "host"),
+		.source = rio_json_str(o, "source"),
+		.mountpoint = rio_json_str(o, "mountpoint"),
+		.proto = rio_json_str(o, "proto"),
+		.vers = rio_json_str(o, "vers"),
+		.server = rio_json_str(o, "server"),
+		.export = rio_json_str(o, "export"),
+		.export_sync = rio_json_str(o, "export_sync"),
+		.rsize = (int)rio_json_num(o, "rsize", 0),
+		.wsize = (int)rio_json_num(o, "wsize", 0),
+		.nconnect = (int)rio_json_num(o, "nconnect", 0),
+		.timeo = (int)rio_json_num(o, "timeo", 0),
+		.nfsd_threads = (int)rio_json_num(o, "nfsd_threads", 0),
+		.depth = (int)rio_json_num(o, "depth", 0),
+	};
+}
+
+static int settings_of(struct rio_arena *a, struct rio_res_check *c,
+		       json_object *set)
+{
+	struct rio_res_fair_side *v;
+
+	if (!set)
+		return 0;
+	c->settings = v = rio_arena_calloc(a, 2, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	fair_side_of(&v[0], rio_json_get(set, "rdma"));
+	fair_side_of(&v[1], rio_json_get(set, "tcp"));
+	return 0;
+}
+
 static int check_of(struct rio_arena *a, struct rio_res_check *c,
 		    json_object *o)
 {
@@ -290,7 +326,7 @@ static int check_of(struct rio_arena *a, struct rio_res_check *c,
 	for (i = 0; i < rio_json_len(rs); i++)
 		rounds[c->nrounds++] =
 			json_object_get_int(json_object_array_get_idx(rs, i));
-	return 0;
+	return settings_of(a, c, rio_json_get(o, "settings"));
 }
 
 /* The checks and warnings: what the result says of its own figures. */

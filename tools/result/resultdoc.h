@@ -123,9 +123,19 @@ struct rio_res_baseline {
 	} over_rounds;
 };
 
+/* One side of an NFS comparison (checks[].settings.rdma, .tcp): its
+ * mount, export and server; a number it lacks is 0. */
+struct rio_res_fair_side {
+	const char *jobname, *host, *source, *mountpoint, *proto, *vers;
+	const char *server, *export, *export_sync;
+	int rsize, wsize, nconnect, timeo, nfsd_threads, depth;
+};
+
 /* checks[i]: one check of the run. */
 struct rio_res_check {
 	const char *name, *status, *message, *host;
+	/* a fairness check's settings, RDMA then TCP; NULL for none */
+	const struct rio_res_fair_side *settings;
 	const char *const *causes; /* likely_causes */
 	size_t ncauses;
 	const int *rounds; /* a result of rounds: the rounds it came out in */

@@ -11,7 +11,7 @@
 struct rio_resultenv {
 	/* held: the strings point into them (a result; a status alone; or
 	 * a result's host, remote_hosts and mounts while it is built) */
-	json_object *held[3];
+	json_object *held[4];
 	struct rio_arena arena; /* every array of the model */
 	struct rio_env_host host;
 	struct rio_env_host *remotes;
@@ -148,6 +148,7 @@ static struct rio_env_mount *mounts_of(struct rio_resultenv *env,
 			.rsize = int_of(m, "rsize", 0),
 			.wsize = int_of(m, "wsize", 0),
 			.nconnect = int_of(m, "nconnect", 1),
+			.timeo = int_of(m, "timeo", 0),
 		};
 	}
 	return v;
@@ -176,6 +177,7 @@ static int host_of(struct rio_resultenv *env, struct rio_env_host *h,
 	h->rdma_core = rio_json_str(ver, "rdma_core");
 	h->source = rio_json_str(envdoc, "source");
 	h->mounts = mounts_of(env, rio_json_get(st, "nfs_mounts"), &h->nmounts);
+	h->nfsd_threads = int_of(rio_json_get(st, "nfsd"), "threads", -1);
 	if (!h->addresses || !h->mounts ||
 	    devices_of(env, h, rio_json_get(st, "rdma_devices")))
 		return -ENOMEM;
@@ -311,15 +313,23 @@ int rio_resultenv_read(json_object *doc, struct rio_resultenv **out)
 	return read_new(&p, &doc, 1, out);
 }
 
+int rio_resultenv_read_run(json_object *host, json_object *environment,
+			   json_object *remote_hosts, json_object *mounts,
+			   struct rio_resultenv **out)
+{
+	struct parts p = { .host = host,
+			   .environment = environment,
+			   .mounts = mounts,
+			   .remote_hosts = remote_hosts };
+	json_object *held[4] = { host, environment, remote_hosts, mounts };
+
+	return read_new(&p, held, 4, out);
+}
+
 int rio_resultenv_read_parts(json_object *host, json_object *remote_hosts,
 			     json_object *mounts, struct rio_resultenv **out)
 {
-	struct parts p = { .host = host,
-			   .mounts = mounts,
-			   .remote_hosts = remote_hosts };
-	json_object *held[3] = { host, remote_hosts, mounts };
-
-	return read_new(&p, held, 3, out);
+	return rio_resultenv_read_run(host, NULL, remote_hosts, mounts, out);
 }
 
 int rio_resultenv_read_status(json_object *status, struct rio_resultenv **out)
@@ -364,6 +374,19 @@ const struct rio_env_host *rio_resultenv_host(const struct rio_resultenv *env)
 int rio_resultenv_remotes_recorded(const struct rio_resultenv *env)
 {
 	return env->remotes_recorded;
+}
+
+const struct rio_env_mount *
+rio_resultenv_host_mounts(const struct rio_resultenv *env,
+			  const struct rio_env_host *h, size_t *n)
+{
+	*n = 0;
+	if (h == &env->host)
+		return rio_resultenv_mounts(env, n);
+	if (!h)
+		return NULL;
+	*n = h->nmounts;
+	return h->mounts;
 }
 
 const struct rio_env_host *

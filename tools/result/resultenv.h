@@ -41,7 +41,7 @@ struct rio_env_export {
  * nconnect 1: the kernel leaves it out at its default, one connection. */
 struct rio_env_mount {
 	const char *source, *mountpoint, *fstype, *proto, *vers;
-	int port, rsize, wsize, nconnect;
+	int port, rsize, wsize, nconnect, timeo;
 };
 
 /* One host's setup: this host's, or a --client host's (remote_hosts[]). */
@@ -62,6 +62,7 @@ struct rio_env_host {
 	size_t nexports;
 	const struct rio_env_mount *mounts; /* when its status was taken */
 	size_t nmounts;
+	int nfsd_threads; /* -1: not recorded */
 };
 
 /* A job file the run used (job_files[]). */
@@ -82,6 +83,11 @@ int rio_resultenv_read(json_object *doc, struct rio_resultenv **out);
  * NULL). */
 int rio_resultenv_read_parts(json_object *host, json_object *remote_hosts,
 			     json_object *mounts, struct rio_resultenv **out);
+/* The same with this host's environment (its status: devices, exports,
+ * nfsd). */
+int rio_resultenv_read_run(json_object *host, json_object *environment,
+			   json_object *remote_hosts, json_object *mounts,
+			   struct rio_resultenv **out);
 /* Reads an environment's status alone (a result's environment.status,
  * as rio_envstatus_gather makes it): the model's host then has its RDMA
  * devices, exports and NFS mounts, nothing else. */
@@ -111,6 +117,13 @@ const struct rio_env_mount *
 rio_resultenv_mounts(const struct rio_resultenv *env, size_t *n);
 const struct rio_env_mount *rio_resultenv_mount(const struct rio_resultenv *env,
 						size_t i);
+
+/* The NFS mounts known of host h (*n of them): this host's as seen during
+ * the run, a --remote-env host's as its environment was taken; none for
+ * NULL. */
+const struct rio_env_mount *
+rio_resultenv_host_mounts(const struct rio_resultenv *env,
+			  const struct rio_env_host *h, size_t *n);
 
 size_t rio_resultenv_nfio_hosts(const struct rio_resultenv *env);
 const struct rio_env_fio_host *
