@@ -368,6 +368,76 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 	return -EBUSY;
 }
 
+/* nconnect= as the mount table shows it: the kernel leaves it out at 1. */
+static int shown_nconnect(const char *options)
+{
+	char v[16];
+
+	return rc_mount_opt(options, "nconnect", v, sizeof(v)) ? atoi(v) : 1;
+}
+
+struct conn_ctx {
+	const char *addr, *proto, *fstype, *mountpoint;
+	int nconnect; /* asked for */
+	struct rc_mount_ent found;
+	int found_n;
+};
+
+/* Another mount of the same server, protocol and version whose nconnect
+ * is not the one asked for. */
+static int conn_cb(const struct rc_mount_ent *m, void *arg)
+{
+	struct conn_ctx *c = arg;
+	char addr[64], proto[16];
+
+	if (strcmp(m->fstype, c->fstype) ||
+	    !strcmp(m->mountpoint, c->mountpoint) ||
+	    !rc_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
+	    strcmp(addr, c->addr) ||
+	    !rc_mount_opt(m->options, "proto", proto, sizeof(proto)) ||
+	    !same_proto(proto, c->proto) ||
+	    shown_nconnect(m->options) == c->nconnect)
+		return 0;
+	c->found = *m;
+	c->found_n = shown_nconnect(m->options);
+	return 1;
+}
+
+/*
+ * The kernel keeps one NFS client per server address, protocol and version,
+ * and its connections are the first mount's: a second mount with another
+ * --nconnect silently gets the first one's (seen on Linux 6.1: nconnect=8
+ * next to a mount without it got one connection). Refuse it before
+ * mounting; after the mount, the mount table is checked as well.
+ */
+static int check_nconnect(const struct nr_mount_req *req, const char *addr,
+			  const char *fstype)
+{
+	struct conn_ctx c = { .addr = addr,
+			      .proto = req->proto,
+			      .fstype = fstype,
+			      .mountpoint = req->mountpoint,
+			      .nconnect = req->nconnect };
+	char fix[4096 + 160];
+
+	if (!req->nconnect ||
+	    rc_mounts_foreach(nr_test_root(), conn_cb, &c) <= 0)
+		return 0;
+	snprintf(
+		fix, sizeof(fix),
+		"unmount it first (nfsrdma umount %s), mount it with --nconnect "
+		"%d too, or reach the server by another of its addresses",
+		c.found.mountpoint, req->nconnect);
+	rc_diag(fix,
+		"mount %s with --nconnect %d: %s is mounted over %s on %s with "
+		"%d connection%s, and the kernel would give this mount that "
+		"client and its connections, not %d",
+		req->spec, req->nconnect, c.found.source, req->proto,
+		c.found.mountpoint, c.found_n, c.found_n == 1 ? "" : "s",
+		req->nconnect);
+	return -EBUSY;
+}
+
 /*
  * An NFSv3 mount needs rpcbind here too: the kernel's lock manager (lockd)
  * registers with this host's rpcbind, and without it the mount fails with
@@ -484,6 +554,8 @@ static int mount_prepare(const struct nr_mount_req *req, struct mount_ctx *c)
 	if (ret)
 		return ret;
 	ret = check_shared_client(req, c->addr);
+	if (!ret)
+		ret = check_nconnect(req, c->addr, c->fstype);
 	if (!ret && !strcmp(req->proto, "rdma"))
 		ret = nr_module_load("rpcrdma", "NFS/RDMA client transport");
 	if (!ret)
@@ -529,6 +601,18 @@ static int mount_verify(const struct nr_mount_req *req,
 	if (!rc_mount_opt(ret > 0 ? m.options : "", "port", got, sizeof(got)))
 		snprintf(got, sizeof(got), "2049");
 	snprintf(want, sizeof(want), "%d", c->port);
+	if (ret > 0 && same_proto(proto, req->proto) && !strcmp(got, want) &&
+	    req->nconnect > 0 && shown_nconnect(m.options) != req->nconnect) {
+		rc_diag("see 'nfsrdma status' for another mount of this server; "
+			"unmount it first",
+			"mounted %s on %s with --nconnect %d, but the mount table "
+			"shows %d connection(s): the kernel reused another "
+			"mount's client",
+			c->src, req->mountpoint, req->nconnect,
+			shown_nconnect(m.options));
+		umount2(req->mountpoint, UMOUNT_NOFOLLOW);
+		return -EPROTO;
+	}
 	if (ret > 0 && same_proto(proto, req->proto) && !strcmp(got, want))
 		return 0;
 	rc_diag("see 'dmesg'; the kernel did not keep proto/port",

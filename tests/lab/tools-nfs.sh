@@ -22,6 +22,14 @@ check "nfsd with an RDMA listener" $nr server start
 check "the export" $nr export add $exp --clients "$RDMAIO_SERVER_IP" --options rw,no_root_squash,fsid=11
 check "NFSv3 mount over RDMA" $nr mount "$RDMAIO_SERVER_IP:$exp" $rdir --proto rdma --vers 3
 check "NFSv3 mount over TCP" $nr mount "$RDMAIO_SERVER_IP:$exp" $tdir --proto tcp --vers 3
+# The kernel keeps one NFSv3 client per server address and protocol: a
+# second TCP mount asking for 8 connections would silently get the first
+# one's single connection (Linux 6.1 does). nfsrdma refuses it up front.
+mkdir -p /mnt/tools-tcp8
+check_fails "a second TCP mount of the server with --nconnect 8 is refused, naming the first" 1 \
+	"with 1 connection, and the kernel would give this mount that client and its connections, not 8" \
+	$nr mount "$RDMAIO_SERVER_IP:$exp" /mnt/tools-tcp8 --proto tcp --vers 3 --nconnect 8
+check "... and nothing is mounted there" bash -c '! grep -q " /mnt/tools-tcp8 " /proc/mounts'
 
 cat >nfs.fio <<JOB
 [global]
