@@ -282,6 +282,29 @@ static struct json_object *rxe_link(const char *name, struct json_object *ports)
 	return l;
 }
 
+/* The device's NUMA node (its PCI function's numa_node) and that node's
+ * CPUs: null for a device with no node (-1: one socket, or a software
+ * device, which has no PCI function). */
+static void add_numa(const struct host *h, const char *ddir,
+		     struct json_object *dev)
+{
+	char path[1100], buf[256];
+	int node = -1;
+
+	snprintf(path, sizeof(path), "%s/device/numa_node", ddir);
+	if (host_read(h, path, buf, sizeof(buf)) > 0)
+		node = atoi(buf);
+	json_object_object_add(dev, "numa_node",
+			       node >= 0 ? json_object_new_int(node) : NULL);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+		 node);
+	json_object_object_add(dev, "numa_cpus",
+			       node >= 0 && host_read(h, path, buf,
+						      sizeof(buf)) > 0
+				       ? json_object_new_string(buf)
+				       : NULL);
+}
+
 static struct json_object *device_obj(const struct host *h, const char *name,
 				      struct links *l, int *is_rxe)
 {
@@ -298,8 +321,25 @@ static struct json_object *device_obj(const struct host *h, const char *name,
 	json_object_object_add(dev, "node_type",
 			       sysfs_str(h, ddir, "node_type", 1));
 	json_object_object_add(dev, "ports", ports_of(h, name, ddir));
+	add_numa(h, ddir, dev);
 	*is_rxe = drv && !strcmp(drv, "rxe");
 	return dev;
+}
+
+/* How many NUMA nodes the host has; null when sysfs does not say. */
+static void add_numa_nodes(const struct host *h, struct json_object *root)
+{
+	struct dirent **names;
+	int i, n, nodes = 0;
+
+	n = host_list(h, "/sys/devices/system/node", &names);
+	for (i = 0; i < n; i++)
+		nodes += !strncmp(names[i]->d_name, "node", 4) &&
+			 names[i]->d_name[4] >= '0' &&
+			 names[i]->d_name[4] <= '9';
+	names_free(names, n);
+	json_object_object_add(root, "numa_nodes",
+			       nodes ? json_object_new_int(nodes) : NULL);
 }
 
 static void add_devices(const struct host *h, struct json_object *root)
@@ -466,6 +506,7 @@ struct json_object *rc_status_collect(const char *root)
 	json_object_object_add(st, "schema",
 			       json_object_new_string(RC_STATUS_SCHEMA));
 	add_devices(&h, st);
+	add_numa_nodes(&h, st);
 	add_nfsd(&h, st);
 	add_exports(&h, st);
 	json_object_object_add(st, "nfs_mounts", mounts);

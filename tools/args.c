@@ -219,6 +219,9 @@ int rio_args_set_option(struct rio_args *a, int c, char *arg)
 	case OPT_FORCE:
 		a->force = true;
 		break;
+	case OPT_NO_NUMA:
+		a->no_numa = true;
+		break;
 	default:
 		rc_err("option %d is in a table but not in rio_args_set_option() (a bug in tools/args.c)",
 		       c);

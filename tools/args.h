@@ -37,7 +37,8 @@ enum {
 	OPT_MAX_S,
 	OPT_REPEAT,
 	OPT_BASELINE,
-	OPT_FORCE
+	OPT_FORCE,
+	OPT_NO_NUMA
 };
 
 /* One --client HOST and the job files that follow it. */
@@ -61,6 +62,7 @@ struct rio_args {
 	unsigned timeout_s, repeat;
 	double noise;
 	bool csv, gbit, force;
+	bool no_numa; /* run: leave fio's CPUs as they are */
 	unsigned interval_ms, max_s; /* cpu-watch */
 	struct rio_link_opt link;
 	char **pos;

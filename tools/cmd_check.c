@@ -148,6 +148,10 @@ static int check_run(json_object *doc, json_object *output,
 			rio_check_fairness(fio, env,
 					   rio_json_get(doc, "job_files"),
 					   links, checks, &flagged);
+			rio_check_numa(fio, map,
+				       rio_json_get(rio_json_get(doc, "host"),
+						    "numa"),
+				       checks, &flagged);
 		}
 	}
 	if (!checks || print_checks(checks, warnings)) {

@@ -19,6 +19,7 @@
 #include "base/text.h"
 #include "rc_log.h"
 #include "rc_spawn.h"
+#include "rc_status.h"
 #include "read/report.h"
 #include "result/fiooutput.h"
 #include "result/outfile.h"
@@ -30,6 +31,7 @@
 #include "run/fioserver.h"
 #include "run/jobfile.h"
 #include "run/jobpath.h"
+#include "run/numa.h"
 #include "run/remote.h"
 #include "run/runwatch.h"
 
@@ -277,6 +279,28 @@ struct run {
 };
 
 /*
+ * Binds this process to the RDMA device's NUMA node before any fio starts
+ * here: fio and its jobs inherit the CPUs it may run on. A bind that fails
+ * is only noted: the numa check says so.
+ */
+static int place_numa(const struct rio_args *a, struct run *r)
+{
+	struct rio_numa n;
+	json_object *st;
+
+	if (a->fio_json)
+		return 0;
+	st = rc_status_collect(NULL);
+	if (!st)
+		return -ENOMEM;
+	rio_numa_plan(st, !a->no_numa, &n);
+	json_object_put(st);
+	rio_numa_place(&n);
+	r->in.numa = rio_numa_json(&n);
+	return r->in.numa ? 0 : -ENOMEM;
+}
+
+/*
  * Whatever can fail before fio starts fails here: the output's folder, the
  * job files, the local fio servers, the remote hosts' environments.
  * Returns 0, 1 (failed, said why) or 2 (usage).
@@ -304,7 +328,7 @@ static int run_prepare(const struct rio_args *a, struct run *r)
 	if (!r->out || !r->srv ||
 	    rio_outfile_check(r->out, "rdmaio-result/", "an rdmaio result",
 			      a->force, r->jf, r->njf) ||
-	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) ||
+	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) || place_numa(a, r) ||
 	    start_local(a, r->hosts, r->nhosts, r->srv))
 		return 1;
 	ret = remote_hosts(a, r->hosts, r->nhosts, &r->in.remote_hosts);
@@ -427,6 +451,7 @@ static int run_execute(const struct rio_args *a, struct run *r)
 
 static void run_free(struct run *r)
 {
+	json_object_put(r->in.numa);
 	stop_local(r->srv, r->nhosts);
 	free(r->srv);
 	/* A Ctrl-C held back while our fio servers ran ends us once they stop. */

@@ -3,11 +3,11 @@
 # hosts, result/ makes and checks the result, read/ reports, charts and
 # compares results; the command line is on top: rdmaio.c (main, the option
 # tables), args.c, options.c and a cmd_*.c per subcommand.
-RDMAIO_BASE := jsonread strv units text tmpdir arena
-RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote \
+RDMAIO_BASE := jsonread strv units text tmpdir arena cpulist
+RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote numa \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpustat runrecord cpucost check check_loopback \
-	check_nfs check_fair check_overlap schema host envstatus envdoc result outfile resultdoc resultenv
+	check_nfs check_fair check_numa check_overlap schema host envstatus envdoc result outfile resultdoc resultenv
 RDMAIO_READ := report report_baselines report_settings cell chart plotfile gpstr csvout compare changes noise scaling
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \
 	cmd_compare cmd_env cmd_scale
@@ -48,7 +48,8 @@ FORCE:
 # wrapper that names this build's rdmaio (plain or SAN=1).
 RDMAIO_TOOL_LIB_OBJS := $(filter-out $(B)/tools/rdmaio.o,$(RDMAIO_TOOL_OBJS))
 UNIT_TESTS += $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
-	$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats
+	$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats \
+	$(B)/tests/tools/test-numa
 # The script tests drive the whole binary through the same code in either
 # build, two minutes a build: they run in the sanitizer build, where a
 # memory error fails them too; the lab tests run the plain binary. make
@@ -61,7 +62,8 @@ UNIT_TESTS += $(B)/tests/tools/rdmaio-host $(B)/tests/tools/measure-host \
 endif
 
 $(B)/tests/tools/test-tools $(B)/tests/tools/test-hosts \
-		$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats: \
+		$(B)/tests/tools/test-cpu $(B)/tests/tools/test-stats \
+		$(B)/tests/tools/test-numa: \
 		$(B)/tests/tools/%: $(B)/tests/tools/%.o $(RDMAIO_TOOL_LIB_OBJS) \
 		$(RC_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(RC_LIBS) -lcrypto -lm

@@ -26,6 +26,7 @@ static const struct rio_opt run_opts[] = {
 	{ "fio-json", OPT_FIO_JSON, "FILE" },
 	{ "timeout", OPT_TIMEOUT, "S" },
 	{ "repeat", OPT_REPEAT, "N" },
+	{ "no-numa", OPT_NO_NUMA, NULL },
 	{ "remote-env", OPT_REMOTE_ENV, "CMD" },
 	{ "remote-cpu", OPT_REMOTE_CPU, "CMD" },
 	{ "baseline", OPT_BASELINE, "NAME=CMD" },
@@ -75,7 +76,7 @@ static const struct rio_opt env_opts[] = {
 
 /* Lines after a synopsis's first are indented as "usage: " is long. */
 static const char run_synopsis[] =
-	"rdmaio run [-o RESULT.json [--force]] [--fio PATH] [--timeout S] [--repeat N] [LINK]\n"
+	"rdmaio run [-o RESULT.json [--force]] [--fio PATH] [--timeout S] [--repeat N] [--no-numa] [LINK]\n"
 	"                  [--remote-env CMD] [--remote-cpu CMD] [--baseline NAME=CMD]...\n"
 	"                  JOB... [--client HOST JOB...]...\n"
 	"       rdmaio run [...] --server-host HOST --client-host HOST... JOB...\n"

@@ -78,6 +78,11 @@ static int setup(void **state)
 	assert_int_equal(symlink("../../../../bus/pci/drivers/mlx5_core",
 				 strcat(link, "/driver")),
 			 0);
+	/* Its PCI function hangs off node 1 of two. */
+	put("/sys/class/infiniband/mlx5_0/device/numa_node", "1\n");
+	put("/sys/devices/system/node/node0/cpulist", "0\n");
+	put("/sys/devices/system/node/node1/cpulist", "1\n");
+	put("/sys/devices/system/node/possible", "0-1\n");
 	put("/sys/class/infiniband/rxe0/node_type", "1: CA\n");
 	put("/sys/class/infiniband/rxe0/ports/1/state", "1: DOWN\n");
 	put("/proc/fs/nfsd/portlist", "rdma 20049\ntcp 2049\n");
@@ -176,6 +181,9 @@ static void status__hardware_device_from_sysfs(void **state)
 	assert_int_equal(json_object_get_int(get(d, "ports.0.port")), 1);
 	/* Not in sysfs, and no verbs under a test root: null. */
 	assert_null(get(d, "ports.0.active_mtu"));
+	assert_int_equal(json_object_get_int(get(d, "numa_node")), 1);
+	assert_string_equal(str(d, "numa_cpus"), "1");
+	assert_int_equal(json_object_get_int(get(st, "numa_nodes")), 2);
 	json_object_put(st);
 }
 
@@ -188,6 +196,9 @@ static void status__unknown_facts_are_null(void **state)
 	assert_null(get(d, "driver"));
 	/* No driver name, but no parent bus device either: software. */
 	assert_string_equal(str(d, "transport"), "software");
+	/* No PCI function: no NUMA node. */
+	assert_null(get(d, "numa_node"));
+	assert_null(get(d, "numa_cpus"));
 	assert_string_equal(str(d, "ports.0.state"), "DOWN");
 	assert_null(get(d, "ports.0.phys_state"));
 	assert_null(get(d, "ports.0.rate"));

@@ -128,6 +128,17 @@ check "... and the result says so with both sides' settings" fair_json unfair.js
 check "the report shows the settings side by side" \
 	bash -c "'$rdmaio' report unfair.json | sed -n '/^## NFS settings side by side/,/^Fairness/p' | tee /dev/stderr |
 		grep -q '^| rsize | [0-9]* | 65536 |$'"
+check "Soft-RoCE has no NUMA node: the result says so, and its numa check is skipped" \
+	python3 - nfs.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = d["host"]["numa"]
+assert n["node"] is None and not n["placed"] and "Soft-RoCE have none" in n["note"], n
+c = [c for c in d["checks"] if c["name"] == "numa"]
+assert len(c) == 1 and c[0]["status"] == "skipped" and c[0]["message"] == n["note"], c
+dev = d["environment"]["status"]["rdma_devices"]
+assert dev and all(x["numa_node"] is None for x in dev), dev
+PY
 check "both results validate with python3-jsonschema" \
 	python3 "$helper" validate "$schema" nfs.json swapped.json unfair.json
 check "the jobs' files landed on the server's export" \

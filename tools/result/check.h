@@ -127,6 +127,18 @@ const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
 					       size_t n, const char *path);
 
 /*
+ * One "numa" check of this host (host groupid -1) from the result's
+ * host.numa (run/numa.h): skipped, with its note, when no RDMA device has
+ * a known NUMA node (the lab's software devices); flagged when a job of this
+ * host names CPUs past the device's node (cpus_allowed=, numa_cpu_nodes=),
+ * or when the jobs were not placed on a host of several nodes; else pass.
+ * numa NULL (an older result, an imported run): no check.
+ */
+void rio_check_numa(const struct rio_fio_output *fio,
+		    const struct rio_hostmap *map, json_object *numa,
+		    json_object *checks, int *flagged);
+
+/*
  * For each workload of a host with an -rdma and a -tcp job whose files lie
  * on NFS mounts: a "fairness" check with both sides' settings beside each
  * other (its "settings": each side's mount, the export and its server's

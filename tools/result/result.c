@@ -339,6 +339,8 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	*flagged += n;
 	rio_check_fairness(m->fio, env, m->in->job_files, m->links, checks,
 			   flagged);
+	rio_check_numa(m->fio, m->map, rio_json_get(m->host, "numa"), checks,
+		       flagged);
 	rio_check_overlap(
 		&(const struct rio_overlap_in){ .hosts = m->in->hosts,
 						.nhosts = m->in->nhosts,
@@ -565,6 +567,9 @@ static int describe(const struct rio_result_in *in, json_object *warnings,
 {
 	*host = rio_host_describe(in->root);
 	*env = rio_envstatus_gather(in->root, warnings);
+	if (*host && in->numa)
+		json_object_object_add(*host, "numa",
+				       json_object_get(in->numa));
 	if (!*host || !*env || rio_host_warn_cpu(*host, warnings)) {
 		json_object_put(*host);
 		json_object_put(*env);

@@ -34,6 +34,7 @@ struct rio_result_in {
 	const struct rio_run_span *fio_run_spans;
 	int nfio_run_spans;
 	json_object *baselines; /* --baseline's records (baseline.h), or NULL */
+	json_object *numa; /* host.numa (run/numa.h), or NULL: not placed */
 	/*
 	 * rdmaio run --repeat N with N > 1: each round's fio_runs,
 	 * fio_exit_status, fio_output, mounts_during_run, cpu, ncpu, tasks,
