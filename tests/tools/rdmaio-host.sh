@@ -453,34 +453,42 @@ rm -f "$tmp"/serial-? "$tmp"/both-?
 # mounts of 198.18.0.1:/srv/x, which this host's environment exports
 # (result-tool.py nfs-pair); each crafted difference must be named with
 # its fix, and the same settings on both sides must pass.
-fair() { # NAME: rdmaio check of r1.json made NFS with the rest as overrides
+fair() { # NAME OVERRIDE...: rdmaio check of r1.json made NFS so, into fair-NAME.out
 	local name=$1
 	shift
 	python3 "$helper" nfs-pair r1.json "fair-$name.json" "$@" &&
-		"$rdmaio" check "fair-$name.json" --link-gbps 100
+		"$rdmaio" check "fair-$name.json" --link-gbps 100 >"fair-$name.out"
 }
-check_fails "mounts that differ only in the transport pass the fairness check" 0 \
-	'^pass fairness: seq-read on [^ ]+: the RDMA and TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP nconnect 8, 8 nfsd threads on 2 CPUs for 1 request in flight$' \
-	fair same tcp_nconnect=8
-check_fails "a TCP mount with another rsize is flagged, with the sizes for both" 3 \
-	'^flagged fairness: seq-write on [^ ]+: the RDMA and TCP sides differ in more than the transport: rsize/wsize 524288/524288 \(RDMA\) against 1048576/524288 \(TCP\)$' \
-	fair rsize tcp_rsize=1048576 tcp_nconnect=8
-check_fails "... and its fix names the sizes" 3 \
-	'^  fix: mount both with -o rsize=524288,wsize=524288 ' fair rsize tcp_rsize=1048576 tcp_nconnect=8
-check_fails "one sync and one async export are flagged" 3 \
-	"the TCP side 198.18.0.1:/srv/y: not the same export of the same server; the RDMA side's export is sync and the TCP side's async" \
-	fair async tcp_source=198.18.0.1:/srv/y async=1 tcp_nconnect=8
-check_fails "TCP without nconnect on a 100 Gb/s link is flagged" 3 \
-	'^  fix: mount the TCP side with --nconnect 8' fair nconnect
-check_fails "fewer nfsd threads than both the CPUs and the requests in flight are flagged" 3 \
-	'runs 8 nfsd threads on 64 CPUs for 32 requests in flight: the thread pool, not the transport, caps both sides$' \
-	fair threads threads=8 cpus=64 depth=32 tcp_nconnect=8
-check_fails "... with the threads to start it with" 3 \
-	'^  fix: start the server with more threads: nfsrdma server start --threads 32$' \
-	fair threads threads=8 cpus=64 depth=32 tcp_nconnect=8
-check_fails "... but not on a server with fewer CPUs than threads" 0 \
-	'^pass fairness: seq-read .*, 8 nfsd threads on 4 CPUs for 32 requests in flight$' \
-	fair threads2 threads=8 cpus=4 depth=32 tcp_nconnect=8
+said() { # NAME WANT-STATUS ERE: fair NAME exited so and said a line matching ERE
+	local st=0
+	[ -e "fair-$1.out" ] || return 1
+	grep -Eq -- "$3" "fair-$1.out" && [ "$(cat "fair-$1.rc")" = "$2" ] || st=1
+	[ $st = 0 ] || cat "fair-$1.out"
+	return $st
+}
+for args in "same tcp_nconnect=8" "rsize tcp_rsize=1048576 tcp_nconnect=8" \
+	"async tcp_source=198.18.0.1:/srv/y async=1 tcp_nconnect=8" "nconnect" \
+	"threads threads=8 cpus=64 depth=32 tcp_nconnect=8" \
+	"threads2 threads=8 cpus=4 depth=32 tcp_nconnect=8"; do
+	# shellcheck disable=SC2086 # words: NAME and its overrides
+	fair $args
+	echo $? >"fair-${args%% *}.rc"
+done
+check "mounts that differ only in the transport pass the fairness check" said same 0 \
+	'^pass fairness: seq-read on [^ ]+: the RDMA and TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP nconnect 8, 8 nfsd threads on 2 CPUs for 1 request in flight$'
+check "a TCP mount with another rsize is flagged, with the sizes for both" said rsize 3 \
+	'^flagged fairness: seq-write on [^ ]+: the RDMA and TCP sides differ in more than the transport: rsize/wsize 524288/524288 \(RDMA\) against 1048576/524288 \(TCP\)$'
+check "... and its fix names the sizes" said rsize 3 '^  fix: mount both with -o rsize=524288,wsize=524288 '
+check "one sync and one async export are flagged" said async 3 \
+	"the TCP side 198.18.0.1:/srv/y: not the same export of the same server; the RDMA side's export is sync and the TCP side's async"
+check "TCP without nconnect on a 100 Gb/s link is flagged" said nconnect 3 \
+	'^  fix: mount the TCP side with --nconnect 8'
+check "fewer nfsd threads than both the CPUs and the requests in flight are flagged" said threads 3 \
+	'runs 8 nfsd threads on 64 CPUs for 32 requests in flight: the thread pool, not the transport, caps both sides$'
+check "... with the threads to start it with" said threads 3 \
+	'^  fix: start the server with more threads: nfsrdma server start --threads 32$'
+check "... but not on a server with fewer CPUs than threads" said threads2 0 \
+	'^pass fairness: seq-read .*, 8 nfsd threads on 4 CPUs for 32 requests in flight$'
 # ---- end: fairness ----
 
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
