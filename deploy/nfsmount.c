@@ -368,6 +368,14 @@ static int check_shared_client(const struct nr_mount_req *req, const char *addr)
 	return -EBUSY;
 }
 
+/* What one mount works out before it mounts. */
+struct mount_ctx {
+	char server[256], path[1024], addr[64], caddr[64], src[1400];
+	char opts[4096];
+	const char *fstype;
+	int port;
+};
+
 /* nconnect= as the mount table shows it: the kernel leaves it out at 1. */
 static int shown_nconnect(const char *options)
 {
@@ -378,19 +386,22 @@ static int shown_nconnect(const char *options)
 
 struct conn_ctx {
 	const char *addr, *proto, *fstype, *mountpoint;
-	int nconnect; /* asked for */
+	int port, nconnect; /* asked for */
 	struct rc_mount_ent found;
 	int found_n;
 };
 
-/* Another mount of the same server, protocol and version whose nconnect
- * is not the one asked for. */
+/* Another mount of the same server address and port, protocol and
+ * version whose nconnect is not the one asked for. */
 static int conn_cb(const struct rc_mount_ent *m, void *arg)
 {
 	struct conn_ctx *c = arg;
-	char addr[64], proto[16];
+	char addr[64], proto[16], port[16];
 
-	if (strcmp(m->fstype, c->fstype) ||
+	/* The kernel shows port= only when it is not 2049. */
+	if (!rc_mount_opt(m->options, "port", port, sizeof(port)))
+		snprintf(port, sizeof(port), "2049");
+	if (strcmp(m->fstype, c->fstype) || atoi(port) != c->port ||
 	    !strcmp(m->mountpoint, c->mountpoint) ||
 	    !rc_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
 	    strcmp(addr, c->addr) ||
@@ -404,19 +415,20 @@ static int conn_cb(const struct rc_mount_ent *m, void *arg)
 }
 
 /*
- * The kernel keeps one NFS client per server address, protocol and version,
- * and its connections are the first mount's: a second mount with another
- * --nconnect silently gets the first one's (seen on Linux 6.1: nconnect=8
- * next to a mount without it got one connection). Refuse it before
- * mounting; after the mount, the mount table is checked as well.
+ * The kernel keeps one NFS client per server address and port, protocol and
+ * version, and its connections are the first mount's: a second mount with
+ * another --nconnect silently gets the first one's (seen on Linux 6.1:
+ * nconnect=8 next to a mount without it got one connection). Refuse it
+ * before mounting; after the mount, the mount table is checked as well.
  */
-static int check_nconnect(const struct nr_mount_req *req, const char *addr,
-			  const char *fstype)
+static int check_nconnect(const struct nr_mount_req *req,
+			  const struct mount_ctx *mc)
 {
-	struct conn_ctx c = { .addr = addr,
+	struct conn_ctx c = { .addr = mc->addr,
 			      .proto = req->proto,
-			      .fstype = fstype,
+			      .fstype = mc->fstype,
 			      .mountpoint = req->mountpoint,
+			      .port = mc->port,
 			      .nconnect = req->nconnect };
 	char fix[4096 + 160];
 
@@ -426,7 +438,7 @@ static int check_nconnect(const struct nr_mount_req *req, const char *addr,
 	snprintf(
 		fix, sizeof(fix),
 		"unmount it first (nfsrdma umount %s), mount it with --nconnect "
-		"%d too, or reach the server by another of its addresses",
+		"%d too, or reach the server through another of its addresses",
 		c.found.mountpoint, req->nconnect);
 	rc_diag(fix,
 		"mount %s with --nconnect %d: %s is mounted over %s on %s with "
@@ -521,14 +533,6 @@ static int retryable(int err)
 	       err == -EHOSTUNREACH;
 }
 
-/* What one mount works out before it mounts. */
-struct mount_ctx {
-	char server[256], path[1024], addr[64], caddr[64], src[1400];
-	char opts[4096];
-	const char *fstype;
-	int port;
-};
-
 static int mount_prepare(const struct nr_mount_req *req, struct mount_ctx *c)
 {
 	int ret;
@@ -555,7 +559,7 @@ static int mount_prepare(const struct nr_mount_req *req, struct mount_ctx *c)
 		return ret;
 	ret = check_shared_client(req, c->addr);
 	if (!ret)
-		ret = check_nconnect(req, c->addr, c->fstype);
+		ret = check_nconnect(req, c);
 	if (!ret && !strcmp(req->proto, "rdma"))
 		ret = nr_module_load("rpcrdma", "NFS/RDMA client transport");
 	if (!ret)
