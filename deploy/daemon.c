@@ -72,37 +72,44 @@ static int parse_num(const char *s, unsigned long long max,
 	return errno || *end || *out > max ? -EINVAL : 0;
 }
 
+struct parse {
+	struct record *r;
+	unsigned seen;
+};
+
+static int record_line(const char *key, char *val, void *arg)
+{
+	struct parse *p = arg;
+	struct record *r = p->r;
+	unsigned long long v;
+	unsigned bit;
+
+	if (!strcmp(key, "pid") && !parse_num(val, INT_MAX, &v) && v)
+		r->id.pid = (pid_t)v, bit = 1;
+	else if (!strcmp(key, "start") && !parse_num(val, ULLONG_MAX, &v))
+		r->id.start = v, bit = 2;
+	else if (!strcmp(key, "exe") && val[0] == '/' &&
+		 strlen(val) < sizeof(r->id.exe))
+		strcpy(r->id.exe, val), bit = 4;
+	else if (!strcmp(key, "users") && !parse_users(val, &r->users))
+		bit = 8;
+	else
+		return -EINVAL;
+	if (p->seen & bit)
+		return -EINVAL;
+	p->seen |= bit;
+	return 0;
+}
+
 /* "pid N\nstart N\nexe PATH\nusers NAME...\n", every line once. */
 static int record_parse(char *buf, struct record *r)
 {
-	char *line, *val, *save;
-	unsigned long long v;
-	unsigned seen = 0, bit;
+	struct parse p = { r, 0 };
 
 	memset(r, 0, sizeof(*r));
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		val = strchr(line, ' ');
-		if (!val)
-			return -EINVAL;
-		*val++ = '\0';
-		if (!strcmp(line, "pid") && !parse_num(val, INT_MAX, &v) && v)
-			r->id.pid = (pid_t)v, bit = 1;
-		else if (!strcmp(line, "start") &&
-			 !parse_num(val, ULLONG_MAX, &v))
-			r->id.start = v, bit = 2;
-		else if (!strcmp(line, "exe") && val[0] == '/' &&
-			 strlen(val) < sizeof(r->id.exe))
-			strcpy(r->id.exe, val), bit = 4;
-		else if (!strcmp(line, "users") && !parse_users(val, &r->users))
-			bit = 8;
-		else
-			return -EINVAL;
-		if (seen & bit)
-			return -EINVAL;
-		seen |= bit;
-	}
-	return seen == 15 ? 0 : -EINVAL;
+	if (nr_rundir_lines(buf, record_line, &p))
+		return -EINVAL;
+	return p.seen == 15 ? 0 : -EINVAL;
 }
 
 static int record_bad(const char *comm, const char *why)

@@ -127,6 +127,25 @@ ssize_t nr_rundir_read(int dirfd, const char *name, char *buf, size_t len)
 	return n;
 }
 
+int nr_rundir_lines(char *text,
+		    int (*fn)(const char *key, char *val, void *arg), void *arg)
+{
+	char *line, *val, *save;
+	int ret;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		val = strchr(line, ' ');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		ret = fn(line, val, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int nr_rundir_write(const char *name, const char *data, size_t len)
 {
 	char path[128];

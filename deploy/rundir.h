@@ -34,6 +34,15 @@ ssize_t nr_rundir_read(int dirfd, const char *name, char *buf, size_t len);
  */
 int nr_rundir_locked(int create, int (*fn)(int dirfd, void *arg), void *arg);
 
+/*
+ * A record's text as its "KEY VALUE" lines: fn gets each key and value (cut
+ * in place). Returns fn's first nonzero, -EINVAL for a line without a
+ * blank, else 0.
+ */
+int nr_rundir_lines(char *text,
+		    int (*fn)(const char *key, char *val, void *arg),
+		    void *arg);
+
 /* Replaces record name (0600) with len bytes of data. Returns 0 or -errno. */
 int nr_rundir_write(const char *name, const char *data, size_t len);
 

@@ -148,27 +148,25 @@ static int record_bad(const char *why)
 	return -EINVAL;
 }
 
+static int record_line(const char *key, char *val, void *arg)
+{
+	struct record *r = arg;
+	size_t i;
+
+	for (i = 0; i < NSETTINGS && strcmp(key, settings[i].key); i++)
+		;
+	if (i == NSETTINGS || r->has[i] ||
+	    value_parse(val, settings[i].fields, &r->was[i]))
+		return -EINVAL;
+	r->has[i] = 1;
+	return 0;
+}
+
 /* "KEY VALUE\n" per setting, each known key at most once. */
 static int record_parse(char *buf, struct record *r)
 {
-	char *line, *val, *save;
-	size_t i;
-
 	memset(r, 0, sizeof(*r));
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		val = strchr(line, ' ');
-		if (!val)
-			return -EINVAL;
-		*val++ = '\0';
-		for (i = 0; i < NSETTINGS && strcmp(line, settings[i].key); i++)
-			;
-		if (i == NSETTINGS || r->has[i] ||
-		    value_parse(val, settings[i].fields, &r->was[i]))
-			return -EINVAL;
-		r->has[i] = 1;
-	}
-	return 0;
+	return nr_rundir_lines(buf, record_line, r) ? -EINVAL : 0;
 }
 
 /* 1 with *r read, 0 when there is no record, -errno after saying why. */
