@@ -24,6 +24,33 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The next line of a job file that is neither blank nor a comment,
+ * trimmed (strtok_r cuts text into lines: text for the first, then
+ * NULL); NULL at the end. */
+static char *next_line(char *text, char **save)
+{
+	char *p;
+
+	for (p = strtok_r(text, "\n", save); p;
+	     p = strtok_r(NULL, "\n", save)) {
+		p = trim(p);
+		if (*p && *p != ';' && *p != '#')
+			return p;
+	}
+	return NULL;
+}
+
+/* The section name of a "[name]" line, cut in place; NULL for another. */
+static char *header_of(char *p)
+{
+	char *end = strchr(p, ']');
+
+	if (*p != '[' || !end)
+		return NULL;
+	*end = '\0';
+	return p + 1;
+}
+
 /* "listen" or "listen=VALUE" (fio takes 1, 0 and flag forms alike). */
 static int sets_listen(const char *line, int *on)
 {
@@ -59,20 +86,15 @@ static int sections_of(char *text, struct rio_jobsection **out)
 {
 	int n = 0, ret = 0, in_global = 0, global_listen = 0, on;
 	struct rio_jobsection *s = NULL;
-	char *line, *save = NULL, *p, *end;
+	char *save = NULL, *p, *name;
 
 	*out = NULL;
-	for (line = strtok_r(text, "\n", &save); line && !ret;
-	     line = strtok_r(NULL, "\n", &save)) {
-		p = trim(line);
-		if (!*p || *p == ';' || *p == '#')
-			continue;
-		end = strchr(p, ']');
-		if (*p == '[' && end) {
-			*end = '\0';
-			in_global = !strcmp(p + 1, "global");
+	for (p = next_line(text, &save); p && !ret;
+	     p = next_line(NULL, &save)) {
+		if ((name = header_of(p))) {
+			in_global = !strcmp(name, "global");
 			if (!in_global)
-				ret = add_section(&s, n, p + 1, global_listen);
+				ret = add_section(&s, n, name, global_listen);
 			n += !in_global && !ret;
 		} else if (sets_listen(p, &on)) {
 			if (in_global)
@@ -118,22 +140,16 @@ static const char *value_of(const char *line, const char *key)
 static char *value_in(char *text, const char *name, const char *key)
 {
 	const char *global = NULL, *own = NULL, *v;
-	char *line, *save = NULL, *p, *end;
+	char *save = NULL, *p, *sec;
 	int in = 0, found = 0; /* in: 1 [global], 2 the section */
 
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		p = trim(line);
-		if (!*p || *p == ';' || *p == '#')
-			continue;
-		end = strchr(p, ']');
-		if (*p == '[' && end) {
+	for (p = next_line(text, &save); p; p = next_line(NULL, &save)) {
+		if ((sec = header_of(p))) {
 			if (in == 2)
 				break;
-			*end = '\0';
-			in = !strcmp(p + 1, "global") ? 1
-			     : !strcmp(p + 1, name)   ? 2
-						      : 0;
+			in = !strcmp(sec, "global") ? 1
+			     : !strcmp(sec, name)   ? 2
+						    : 0;
 			found |= in == 2;
 		} else if (in && (v = value_of(p, key))) {
 			*(in == 1 ? &global : &own) = v;
