@@ -330,7 +330,7 @@ struct nfsd_undo {
 	int was_running; /* nfsd had listeners or threads before; -1 unknown */
 	int mounted_fs; /* this start mounted the nfsd filesystem */
 	int changed; /* steps written to a running nfsd */
-	int tuned_fresh; /* this start made the record of kernel settings */
+	struct nr_tuning_undo tune; /* the kernel settings this start raised */
 	int rpcbind; /* this start made the server a user of the daemon */
 	int mountd;
 };
@@ -349,7 +349,7 @@ static void undo_start(const struct nfsd_undo *u)
 		bad = 1;
 	if (u->mounted_fs && umount2(RC_NFSD_DIR, 0))
 		bad = 1;
-	if (u->tuned_fresh && nr_tuning_restore())
+	if (nr_tuning_undo(&u->tune))
 		bad = 1;
 	if (bad)
 		rc_diag("run 'nfsrdma server stop' and check 'nfsrdma status'",
@@ -411,7 +411,7 @@ static int start_locked(const struct nr_nfsd_req *req, struct nfsd_undo *u,
 	if (!nr_test_root() && !st.running && (ret = exportfs_all()))
 		return ret;
 	/* Before the listeners: svcrdma reads its credits per connection. */
-	ret = nr_tuning_apply(&req->tune, &u->tuned_fresh);
+	ret = nr_tuning_apply(&req->tune, &u->tune);
 	if (ret)
 		return ret;
 	*nsteps = nr_nfsd_plan(req, &st, steps);

@@ -100,7 +100,9 @@ ssize_t nr_rundir_read(int dirfd, const char *name, char *buf, size_t len)
 	ssize_t n;
 	int fd, ret;
 
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put there must not hang root. */
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 && (errno == ENOENT || errno == ELOOP))
 		return -errno;
 	if (fd < 0 || fstat(fd, &st)) {

@@ -226,8 +226,9 @@ static int check_one(size_t i, int target, const struct record *r)
 
 	if (ret == -ENOENT)
 		rc_diag(settings[i].knob == KNOB_RDMA_REQUESTS
-				? "load rpcrdma (nfsrdma server start does), or "
-				  "leave --rdma-requests out"
+				? "leave --rdma-requests out: server start loaded "
+				  "rpcrdma, and this kernel's has no svcrdma "
+				  "settings"
 				: "leave --sock-buf out on this kernel",
 			"%s: the kernel has no %s",
 			knob_option(settings[i].knob), settings[i].path);
@@ -292,7 +293,8 @@ int nr_tuning_check(const struct nr_tuning_req *req)
 
 /* Records the setting's value before the write, so that a stop after any
  * failure still knows what to put back. */
-static int apply_one(size_t i, int target, struct record *r)
+static int apply_one(size_t i, int target, struct record *r,
+		     struct nr_tuning_undo *u)
 {
 	int last = settings[i].fields - 1, ret;
 	struct value now, want;
@@ -315,8 +317,13 @@ static int apply_one(size_t i, int target, struct record *r)
 			r->has[i] = 0;
 			return ret;
 		}
+		u->added |= 1u << i;
 	}
+	memcpy(u->before[i], now.v, sizeof(now.v));
 	ret = setting_write(i, &want);
+	/* A write the kernel clamped changed the setting too. */
+	if (ret != -EACCES && ret != -EPERM)
+		u->changed |= 1u << i;
 	if (!ret)
 		printf("%s = %d (was %ld; server stop puts back %ld)\n",
 		       settings[i].key, target, now.v[last], r->was[i].v[last]);
@@ -325,7 +332,7 @@ static int apply_one(size_t i, int target, struct record *r)
 
 struct apply_args {
 	const struct nr_tuning_req *req;
-	int *fresh;
+	struct nr_tuning_undo *u;
 };
 
 static int apply_locked(int dirfd, void *arg)
@@ -337,26 +344,61 @@ static int apply_locked(int dirfd, void *arg)
 
 	if (ret < 0)
 		return ret;
-	*a->fresh = ret == 0;
 	/* Again under the lock: another start may have changed the record
 	 * since the caller's check. */
 	ret = check_all(a->req, &r);
 	for (i = 0; !ret && i < NSETTINGS && !nr_sigdefer_pending(); i++) {
 		target = knob_target(a->req, settings[i].knob);
 		if (target)
-			ret = apply_one(i, target, &r);
+			ret = apply_one(i, target, &r, a->u);
 	}
 	return ret ? ret : nr_sigdefer_pending() ? -EINTR : 0;
 }
 
-int nr_tuning_apply(const struct nr_tuning_req *req, int *fresh)
+int nr_tuning_apply(const struct nr_tuning_req *req, struct nr_tuning_undo *u)
 {
-	struct apply_args a = { req, fresh };
+	struct apply_args a = { req, u };
 
-	*fresh = 0;
+	memset(u, 0, sizeof(*u));
 	if (!req->sock_buf && !req->rdma_requests)
 		return 0;
 	return nr_rundir_locked(1, apply_locked, &a);
+}
+
+static int undo_locked(int dirfd, void *arg)
+{
+	const struct nr_tuning_undo *u = arg;
+	struct record r;
+	struct value v;
+	int ret = record_read(dirfd, &r), bad = 0;
+	size_t i;
+
+	for (i = 0; i < NSETTINGS; i++) {
+		if (!(u->changed & (1u << i)))
+			continue;
+		memcpy(v.v, u->before[i], sizeof(v.v));
+		if (setting_write(i, &v))
+			bad = 1;
+		else if (ret > 0 && (u->added & (1u << i)))
+			r.has[i] = 0;
+	}
+	for (i = 0; ret > 0 && i < NSETTINGS; i++)
+		if ((u->added & ~u->changed) & (1u << i))
+			r.has[i] = 0;
+	if (ret <= 0)
+		return bad ? -EIO : ret;
+	for (i = 0; i < NSETTINGS && !r.has[i]; i++)
+		;
+	ret = i == NSETTINGS ? nr_rundir_remove(dirfd, NR_TUNING_RECORD)
+			     : record_write(&r);
+	return bad ? -EIO : ret;
+}
+
+int nr_tuning_undo(const struct nr_tuning_undo *u)
+{
+	if (!u->changed && !u->added)
+		return 0;
+	return nr_rundir_locked(0, undo_locked, (void *)u);
 }
 
 static int restore_locked(int dirfd, void *arg)
@@ -400,7 +442,7 @@ void nr_tuning_print(void)
 	char now[96], was[96];
 	struct record r = { 0 };
 	struct value val;
-	int dirfd = -1;
+	int dirfd = -1, err;
 	size_t i;
 
 	/* No lock: the record is replaced whole, by rename. */
@@ -409,9 +451,11 @@ void nr_tuning_print(void)
 	if (dirfd >= 0)
 		close(dirfd);
 	for (i = 0; i < NSETTINGS; i++) {
-		if (setting_read(i, &val)) {
+		err = setting_read(i, &val);
+		if (err) {
 			printf("%s = (none: %s)\n", settings[i].key,
-			       settings[i].knob == KNOB_RDMA_REQUESTS
+			       err != -ENOENT ? strerror(-err)
+			       : settings[i].knob == KNOB_RDMA_REQUESTS
 				       ? "rpcrdma is not loaded"
 				       : "not in this kernel");
 			continue;

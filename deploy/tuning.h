@@ -24,13 +24,27 @@ struct nr_tuning_req {
  */
 int nr_tuning_check(const struct nr_tuning_req *req);
 
+/* What one nr_tuning_apply() changed, for nr_tuning_undo(). */
+struct nr_tuning_undo {
+	unsigned changed; /* bit i: setting i was written */
+	unsigned added; /* bit i: setting i was recorded by this apply */
+	long before[8][3]; /* setting i as it was before this apply */
+};
+
 /*
  * Records and writes each requested setting, reading it back; says what it
- * changed. *fresh is 1 when no record existed before, so that
- * nr_tuning_restore() undoes exactly this call. Returns 0 or -errno after
- * saying why.
+ * changed, into u as well. Returns 0 or -errno after saying why; u then
+ * holds what was changed before the failure.
  */
-int nr_tuning_apply(const struct nr_tuning_req *req, int *fresh);
+int nr_tuning_apply(const struct nr_tuning_req *req, struct nr_tuning_undo *u);
+
+/*
+ * Undoes one apply (a start that failed): writes back each setting it
+ * changed as it was before it, and drops from the record what it added,
+ * whatever an earlier start recorded staying. 0, or -errno after saying
+ * why.
+ */
+int nr_tuning_undo(const struct nr_tuning_undo *u);
 
 /*
  * Puts back every recorded setting and reads it back; the record goes once

@@ -131,12 +131,11 @@ static void check__a_limit_below_the_kernels_is_refused(void **state)
 {
 	/* The field's recipe: 4 MiB, below tcp_rmem's 6 MiB. */
 	struct nr_tuning_req req = { .sock_buf = 4194304 };
-	int fresh = 1;
+	struct nr_tuning_undo u;
 
 	(void)state;
 	assert_int_equal(nr_tuning_check(&req), -EINVAL);
-	assert_int_equal(nr_tuning_apply(&req, &fresh), -EINVAL);
-	assert_int_equal(fresh, 1);
+	assert_int_equal(nr_tuning_apply(&req, &u), -EINVAL);
 	assert_defaults();
 	req = (struct nr_tuning_req){ .rdma_requests = 32 };
 	assert_int_equal(nr_tuning_check(&req), -EINVAL);
@@ -147,12 +146,11 @@ static void apply__records_then_restore_puts_back(void **state)
 {
 	struct nr_tuning_req req = { .sock_buf = 8388608,
 				     .rdma_requests = 128 };
-	int fresh = 0;
+	struct nr_tuning_undo u;
 
 	(void)state;
 	assert_int_equal(nr_tuning_check(&req), 0);
-	assert_int_equal(nr_tuning_apply(&req, &fresh), 0);
-	assert_int_equal(fresh, 1);
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
 	assert_string_equal(get(files[0]), "8388608\n");
 	assert_string_equal(get(files[2]), "4096\t131072\t8388608\n");
 	assert_string_equal(get(files[3]), "4096\t16384\t8388608\n");
@@ -172,28 +170,61 @@ static void apply__records_then_restore_puts_back(void **state)
 static void apply__a_second_start_keeps_the_first_values(void **state)
 {
 	struct nr_tuning_req req = { .sock_buf = 16777216 };
-	int fresh = 0;
+	struct nr_tuning_undo u;
 
 	(void)state;
-	assert_int_equal(nr_tuning_apply(&req, &fresh), 0);
-	assert_int_equal(fresh, 1);
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
 	/* Lower than now but not than the kernel's own: allowed. */
 	req.sock_buf = 8388608;
-	assert_int_equal(nr_tuning_apply(&req, &fresh), 0);
-	assert_int_equal(fresh, 0);
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
 	assert_string_equal(get(files[1]), "8388608\n");
 	req.sock_buf = 4194304;
-	assert_int_equal(nr_tuning_apply(&req, &fresh), -EINVAL);
+	assert_int_equal(nr_tuning_apply(&req, &u), -EINVAL);
 	assert_string_equal(get(files[1]), "8388608\n");
 	assert_int_equal(nr_tuning_restore(), 0);
+	assert_defaults();
+}
+
+/* A second start that fails puts back what it raised, and only that: the
+ * first start's settings and record stay for server stop. */
+static void undo__a_failed_second_start_puts_back_its_own(void **state)
+{
+	struct nr_tuning_req req = { .sock_buf = 16777216 };
+	struct nr_tuning_undo u;
+
+	(void)state;
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
+	req = (struct nr_tuning_req){ .sock_buf = 33554432,
+				      .rdma_requests = 256 };
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
+	assert_string_equal(get(files[0]), "33554432\n");
+	assert_string_equal(get(files[4]), "256\n");
+	assert_int_equal(nr_tuning_undo(&u), 0);
+	assert_string_equal(get(files[0]), "16777216\n");
+	assert_string_equal(get(files[2]), "4096\t131072\t16777216\n");
+	assert_string_equal(get(files[4]), defaults[4]);
+	assert_string_equal(get(NR_RUN_DIR "/settings"),
+			    "net.core.rmem_max 212992\n"
+			    "net.core.wmem_max 212992\n"
+			    "net.ipv4.tcp_rmem 4096\t131072\t6291456\n"
+			    "net.ipv4.tcp_wmem 4096\t16384\t4194304\n");
+	assert_int_equal(nr_tuning_restore(), 0);
+	assert_defaults();
+	/* A first start that fails leaves no record. */
+	assert_int_equal(nr_tuning_apply(&req, &u), 0);
+	assert_int_equal(nr_tuning_undo(&u), 0);
 	assert_defaults();
 }
 
 static void restore__a_forged_record_writes_nothing(void **state)
 {
 	(void)state;
+	/* A setting nfsrdma does not know, though the file is there. */
+	mkdirs("/proc/sys/kernel/core_pattern");
+	put("/proc/sys/kernel/core_pattern", "core\n");
 	put(NR_RUN_DIR "/settings", "kernel.core_pattern |/tmp/x\n");
 	assert_int_equal(nr_tuning_restore(), -EINVAL);
+	assert_string_equal(get("/proc/sys/kernel/core_pattern"), "core\n");
 	put(NR_RUN_DIR "/settings", "net.core.rmem_max 1 2 3\n");
 	assert_int_equal(nr_tuning_restore(), -EINVAL);
 	put(NR_RUN_DIR "/settings",
@@ -222,6 +253,7 @@ int main(void)
 		cmocka_unit_test(check__a_limit_below_the_kernels_is_refused),
 		cmocka_unit_test(apply__records_then_restore_puts_back),
 		cmocka_unit_test(apply__a_second_start_keeps_the_first_values),
+		cmocka_unit_test(undo__a_failed_second_start_puts_back_its_own),
 		cmocka_unit_test(restore__a_forged_record_writes_nothing),
 		cmocka_unit_test(check__a_kernel_without_svcrdma_is_said),
 	};
