@@ -287,6 +287,14 @@ static int same_proto(const char *shown, const char *want)
 	       (shown[n] == '\0' || !strcmp(shown + n, "6"));
 }
 
+/* nconnect= as the mount table shows it: the kernel leaves it out at 1. */
+static int shown_nconnect(const char *options)
+{
+	char v[16];
+
+	return rc_mount_opt(options, "nconnect", v, sizeof(v)) ? atoi(v) : 1;
+}
+
 static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 			    const char *fstype)
 {
@@ -308,7 +316,8 @@ static int check_mountpoint(const struct nr_mount_req *req, const char *src,
 		return ret;
 	rc_mount_opt(m.options, "proto", proto, sizeof(proto));
 	if (!strcmp(m.source, src) && !strcmp(m.fstype, fstype) &&
-	    same_proto(proto, req->proto)) {
+	    same_proto(proto, req->proto) &&
+	    (!req->nconnect || shown_nconnect(m.options) == req->nconnect)) {
 		printf("%s already mounted on %s (proto=%s)\n", src,
 		       req->mountpoint, proto);
 		return 1;
@@ -376,16 +385,8 @@ struct mount_ctx {
 	int port;
 };
 
-/* nconnect= as the mount table shows it: the kernel leaves it out at 1. */
-static int shown_nconnect(const char *options)
-{
-	char v[16];
-
-	return rc_mount_opt(options, "nconnect", v, sizeof(v)) ? atoi(v) : 1;
-}
-
 struct conn_ctx {
-	const char *addr, *proto, *fstype, *mountpoint;
+	const char *addr, *proto, *fstype, *vers, *mountpoint;
 	int port, nconnect; /* asked for */
 	struct rc_mount_ent found;
 	int found_n;
@@ -396,13 +397,16 @@ struct conn_ctx {
 static int conn_cb(const struct rc_mount_ent *m, void *arg)
 {
 	struct conn_ctx *c = arg;
-	char addr[64], proto[16], port[16];
+	char addr[64], proto[16], port[16], vers[16];
 
 	/* The kernel shows port= only when it is not 2049. */
 	if (!rc_mount_opt(m->options, "port", port, sizeof(port)))
 		snprintf(port, sizeof(port), "2049");
+	/* NFSv4.1 and 4.2 mounts are clients of their own. */
+	if (!rc_mount_opt(m->options, "vers", vers, sizeof(vers)))
+		vers[0] = '\0';
 	if (strcmp(m->fstype, c->fstype) || atoi(port) != c->port ||
-	    !strcmp(m->mountpoint, c->mountpoint) ||
+	    strcmp(vers, c->vers) || !strcmp(m->mountpoint, c->mountpoint) ||
 	    !rc_mount_opt(m->options, "addr", addr, sizeof(addr)) ||
 	    strcmp(addr, c->addr) ||
 	    !rc_mount_opt(m->options, "proto", proto, sizeof(proto)) ||
@@ -427,26 +431,24 @@ static int check_nconnect(const struct nr_mount_req *req,
 	struct conn_ctx c = { .addr = mc->addr,
 			      .proto = req->proto,
 			      .fstype = mc->fstype,
+			      .vers = req->vers,
 			      .mountpoint = req->mountpoint,
 			      .port = mc->port,
-			      .nconnect = req->nconnect };
+			      .nconnect = req->nconnect ? req->nconnect : 1 };
 	char fix[4096 + 160];
 
-	if (!req->nconnect ||
-	    rc_mounts_foreach(nr_test_root(), conn_cb, &c) <= 0)
+	if (rc_mounts_foreach(nr_test_root(), conn_cb, &c) <= 0)
 		return 0;
-	snprintf(
-		fix, sizeof(fix),
-		"unmount it first (nfsrdma umount %s), mount it with --nconnect "
-		"%d too, or reach the server through another of its addresses",
-		c.found.mountpoint, req->nconnect);
+	snprintf(fix, sizeof(fix),
+		 "unmount it first (nfsrdma umount %s), or mount this one with "
+		 "--nconnect %d as it has",
+		 c.found.mountpoint, c.found_n);
 	rc_diag(fix,
-		"mount %s with --nconnect %d: %s is mounted over %s on %s with "
-		"%d connection%s, and the kernel would give this mount that "
-		"client and its connections, not %d",
-		req->spec, req->nconnect, c.found.source, req->proto,
-		c.found.mountpoint, c.found_n, c.found_n == 1 ? "" : "s",
-		req->nconnect);
+		"mount %s with %d connection%s: %s is mounted over %s on %s "
+		"with %d, and the kernel would give this mount that client and "
+		"its connections",
+		req->spec, c.nconnect, c.nconnect == 1 ? "" : "s",
+		c.found.source, req->proto, c.found.mountpoint, c.found_n);
 	return -EBUSY;
 }
 
@@ -606,13 +608,14 @@ static int mount_verify(const struct nr_mount_req *req,
 		snprintf(got, sizeof(got), "2049");
 	snprintf(want, sizeof(want), "%d", c->port);
 	if (ret > 0 && same_proto(proto, req->proto) && !strcmp(got, want) &&
-	    req->nconnect > 0 && shown_nconnect(m.options) != req->nconnect) {
+	    shown_nconnect(m.options) != (req->nconnect ? req->nconnect : 1)) {
 		rc_diag("see 'nfsrdma status' for another mount of this server; "
 			"unmount it first",
-			"mounted %s on %s with --nconnect %d, but the mount table "
-			"shows %d connection(s): the kernel reused another "
-			"mount's client",
-			c->src, req->mountpoint, req->nconnect,
+			"mounted %s on %s with %d connection(s) asked, but the "
+			"mount table shows %d: the kernel reused another mount's "
+			"client",
+			c->src, req->mountpoint,
+			req->nconnect ? req->nconnect : 1,
 			shown_nconnect(m.options));
 		umount2(req->mountpoint, UMOUNT_NOFOLLOW);
 		return -EPROTO;
