@@ -42,6 +42,9 @@ static int clean_but_job_texts(json_object *doc)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		f = json_object_array_get_idx(jf, i);
+		/* A hand-made result may hold anything there. */
+		if (!json_object_is_type(f, json_type_object))
+			continue;
 		texts[i] = json_object_get(rio_json_get(f, "text"));
 		json_object_object_del(f, "text");
 	}
@@ -148,7 +151,7 @@ static int check_run(json_object *doc, json_object *output,
 			rio_check_fairness(fio, env,
 					   rio_json_get(doc, "job_files"),
 					   links, checks, &flagged);
-			rio_check_numa(fio, map,
+			rio_check_numa(fio, rio_json_get(doc, "job_files"), map,
 				       rio_json_get(rio_json_get(doc, "host"),
 						    "numa"),
 				       checks, &flagged);

@@ -104,16 +104,24 @@ static void plan__devices_on_two_nodes_are_not_placed(void **state)
 	json_object_put(st);
 }
 
-/* The bind in a child: the test's own CPUs stay as they were. */
+/* The bind in a child: the test's own CPUs stay as they were. The node's
+ * CPU is the first this test may run on (a cpuset may leave out CPU 0). */
 static void place__binds_to_the_nodes_cpus(void **state)
 {
-	json_object *st = status(1, "0", "ACTIVE");
+	char cpu[16], note[64];
 	struct rio_numa n;
+	json_object *st;
 	cpu_set_t set;
+	int c, wst;
 	pid_t pid;
-	int wst;
 
 	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &set); c++)
+		;
+	snprintf(cpu, sizeof(cpu), "%d", c);
+	snprintf(note, sizeof(note), "fio ran on NUMA node 1's CPUs %d", c);
+	st = status(1, cpu, "ACTIVE");
 	rio_numa_plan(st, 1, &n);
 	json_object_put(st);
 	pid = fork();
@@ -121,8 +129,8 @@ static void place__binds_to_the_nodes_cpus(void **state)
 	if (pid == 0) {
 		if (rio_numa_place(&n) || !n.placed ||
 		    sched_getaffinity(0, sizeof(set), &set) ||
-		    CPU_COUNT(&set) != 1 || !CPU_ISSET(0, &set) ||
-		    !strstr(n.note, "fio ran on NUMA node 1's CPUs 0"))
+		    CPU_COUNT(&set) != 1 || !CPU_ISSET(c, &set) ||
+		    !strstr(n.note, note))
 			_exit(1);
 		_exit(0);
 	}
@@ -130,23 +138,32 @@ static void place__binds_to_the_nodes_cpus(void **state)
 	assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
 }
 
-/* A result's checks from fio output out and host.numa numa. */
-static json_object *numa_checks(const char *out, const char *numa, int *flagged)
+/* A result's checks from fio output out, host.numa numa and job_files
+ * jf (NULL: none). */
+static json_object *numa_checks_jf(const char *out, const char *numa,
+				   const char *jf, int *flagged)
 {
 	json_object *o = json_tokener_parse(out),
 		    *nm = json_tokener_parse(numa);
+	json_object *files = jf ? json_tokener_parse(jf) : NULL;
 	json_object *checks = json_object_new_array();
 	struct rio_hostmap *map = rio_hostmap_new("h");
 	struct rio_fio_output *fio;
 
 	assert_int_equal(rio_fio_output_read(o, 1, map, &fio), 0);
 	*flagged = 0;
-	rio_check_numa(fio, map, nm, checks, flagged);
+	rio_check_numa(fio, files, map, nm, checks, flagged);
+	json_object_put(files);
 	rio_fio_output_delete(&fio);
 	rio_hostmap_delete(&map);
 	json_object_put(o);
 	json_object_put(nm);
 	return checks;
+}
+
+static json_object *numa_checks(const char *out, const char *numa, int *flagged)
+{
+	return numa_checks_jf(out, numa, NULL, flagged);
 }
 
 #define JOB(opts)                                                              \
@@ -175,6 +192,19 @@ static void check__a_job_past_the_node_is_flagged(void **state)
 		"job bw-rdma runs on cpus_allowed=0-9, past NUMA node 1's CPUs, the RDMA device's: its buffers cross the interconnect");
 	json_object_put(c);
 	c = numa_checks(JOB("\"numa_cpu_nodes\":\"0\""), placed, &flagged);
+	assert_int_equal(flagged, 1);
+	json_object_put(c);
+	c = numa_checks(JOB("\"numa_cpu_nodes\":\"0-1\""), placed, &flagged);
+	assert_int_equal(flagged, 1);
+	json_object_put(c);
+	c = numa_checks(JOB("\"numa_cpu_nodes\":\"1\""), placed, &flagged);
+	assert_int_equal(flagged, 0);
+	json_object_put(c);
+	/* fio's client mode printed no options: the job file's [global]. */
+	c = numa_checks_jf(JOB("\"rw\":\"read\""), placed,
+			   "[{\"path\":\"j.fio\",\"text\":\"[global]\\n"
+			   "cpus_allowed=0-9\\n[bw-rdma]\\nrw=read\\n\"}]",
+			   &flagged);
 	assert_int_equal(flagged, 1);
 	json_object_put(c);
 }

@@ -107,9 +107,10 @@ static void workloads(const struct rio_resultdoc *rd, size_t k, FILE *out)
 			continue;
 		name = rio_cell_str(c->settings[0].jobname);
 		dash = strrchr(name, '-');
-		fprintf(out, "%s%.*s (%d in flight)", n++ ? ", " : "",
-			dash ? (int)(dash - name) : (int)strlen(name), name,
-			c->settings[0].depth);
+		fprintf(out, "%s%.*s", n++ ? ", " : "",
+			dash ? (int)(dash - name) : (int)strlen(name), name);
+		if (c->settings[0].depth > 0)
+			fprintf(out, " (%d in flight)", c->settings[0].depth);
 	}
 }
 

@@ -117,6 +117,17 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 char *rio_check_job_path(const struct rio_fio_output *fio,
 			 const struct rio_fio_job *job);
 
+/*
+ * The job's setting of key: from fio's output, else from the job file that
+ * has its section (job_files: the result's, with their text). fio 3.33's
+ * client mode prints a job's options only for the first job of a file when
+ * numjobs clones the jobs (it looks them up by thread number), and never
+ * the [global] ones of a run of several files. Malloc'd; NULL for none.
+ */
+char *rio_check_job_setting(const struct rio_fio_output *fio,
+			    json_object *job_files, const struct rio_fio_job *e,
+			    const char *key);
+
 /* An NFS mount's source "SERVER:/path" or "[v6]:/path" -> SERVER
  * (malloc'd); NULL when it has no ':' or on ENOMEM. */
 char *rio_check_nfs_server(const char *source);
@@ -130,11 +141,12 @@ const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
  * One "numa" check of this host (host groupid -1) from the result's
  * host.numa (run/numa.h): skipped, with its note, when no RDMA device has
  * a known NUMA node (the lab's software devices); flagged when a job of this
- * host names CPUs past the device's node (cpus_allowed=, numa_cpu_nodes=),
+ * host names CPUs past the device's node (cpus_allowed=, numa_cpu_nodes=;
+ * from job_files where fio's output lacks them: rio_check_job_setting),
  * or when the jobs were not placed on a host of several nodes; else pass.
  * numa NULL (an older result, an imported run): no check.
  */
-void rio_check_numa(const struct rio_fio_output *fio,
+void rio_check_numa(const struct rio_fio_output *fio, json_object *job_files,
 		    const struct rio_hostmap *map, json_object *numa,
 		    json_object *checks, int *flagged);
 

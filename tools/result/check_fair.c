@@ -9,7 +9,6 @@
 #include "result/check.h"
 #include "base/jsonread.h"
 #include "result/fiooutput.h"
-#include "result/jobsection.h"
 #include "result/resultenv.h"
 #include "result/summary.h"
 
@@ -62,27 +61,10 @@ struct fair_in {
 	json_object *job_files;
 };
 
-/*
- * The job's setting of key: from fio's output, else from the job file
- * that has its section (fio 3.33's client mode prints a job's options only
- * for the first job of a file when numjobs clones the jobs, and never the
- * [global] ones of a run of several files). Malloc'd; NULL for none.
- */
 static char *setting(const struct fair_in *in, const struct rio_fio_job *e,
 		     const char *key)
 {
-	const char *v = rio_fio_job_setting(in->fio, e, key), *text;
-	char *w = NULL;
-	size_t i;
-
-	if (v)
-		return strdup(v);
-	for (i = 0; !w && e->jobname && i < rio_json_len(in->job_files); i++) {
-		text = rio_json_str(json_object_array_get_idx(in->job_files, i),
-				    "text");
-		w = text ? rio_jobsection_value(text, e->jobname, key) : NULL;
-	}
-	return w;
+	return rio_check_job_setting(in->fio, in->job_files, e, key);
 }
 
 /* A plain number setting (1 when unset); 0 when it is not a number
@@ -214,7 +196,6 @@ static const struct rio_env_mount *mount_by_proto(const struct rio_env_mount *v,
 	return m;
 }
 
-/* 1 with s filled when the job's files lie on an NFS mount. */
 /* Whether the job file gives the job files (a directory or filename):
  * a job on a file system, not a network one. */
 static int uses_files(const struct fair_in *in, const struct rio_fio_job *e)
@@ -305,7 +286,9 @@ static void compare_mounts(const struct side *r, const struct side *t,
 		note(ns, what,
 		     "mount both with the same --vers (3 for both on one client: NFSv4.1+ merges a second mount of one server into the first's transport)");
 	}
-	if (a->rsize != b->rsize || a->wsize != b->wsize) {
+	/* A size the mount table did not show is not known: no verdict. */
+	if (a->rsize && b->rsize && a->wsize && b->wsize &&
+	    (a->rsize != b->rsize || a->wsize != b->wsize)) {
 		rs = a->rsize < b->rsize ? a->rsize : b->rsize;
 		ws = a->wsize < b->wsize ? a->wsize : b->wsize;
 		snprintf(what, sizeof(what),

@@ -7,6 +7,8 @@
 #include "result/check.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
+#include "result/jobsection.h"
+#include "base/jsonread.h"
 #include "result/resultenv.h"
 #include "result/summary.h"
 
@@ -33,6 +35,24 @@ char *rio_check_job_path(const struct rio_fio_output *fio,
 				return strndup(v, strcspn(v, ":"));
 		}
 	return NULL;
+}
+
+char *rio_check_job_setting(const struct rio_fio_output *fio,
+			    json_object *job_files, const struct rio_fio_job *e,
+			    const char *key)
+{
+	const char *v = rio_fio_job_setting(fio, e, key), *text;
+	char *w = NULL;
+	size_t i;
+
+	if (v)
+		return strdup(v);
+	for (i = 0; !w && e->jobname && i < rio_json_len(job_files); i++) {
+		text = rio_json_str(json_object_array_get_idx(job_files, i),
+				    "text");
+		w = text ? rio_jobsection_value(text, e->jobname, key) : NULL;
+	}
+	return w;
 }
 
 char *rio_check_nfs_server(const char *source)

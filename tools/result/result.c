@@ -339,8 +339,8 @@ static json_object *run_checks(const struct measure *m, json_object *warnings,
 	*flagged += n;
 	rio_check_fairness(m->fio, env, m->in->job_files, m->links, checks,
 			   flagged);
-	rio_check_numa(m->fio, m->map, rio_json_get(m->host, "numa"), checks,
-		       flagged);
+	rio_check_numa(m->fio, m->in->job_files, m->map,
+		       rio_json_get(m->host, "numa"), checks, flagged);
 	rio_check_overlap(
 		&(const struct rio_overlap_in){ .hosts = m->in->hosts,
 						.nhosts = m->in->nhosts,
