@@ -63,8 +63,7 @@ void rio_numa_plan(json_object *status, int want, struct rio_numa *out)
 			out->note, sizeof(out->note),
 			"the CPUs of NUMA node %d (the RDMA device's) are not known: jobs not placed",
 			node);
-	if (node < 0 || other >= 0 || !cpus ||
-	    strlen(cpus) >= sizeof(out->cpus))
+	if (out->note[0])
 		return;
 	out->node = node;
 	snprintf(out->cpus, sizeof(out->cpus), "%s", cpus);
