@@ -62,11 +62,17 @@ doc = {"kind": "rdmaio-bench/3", "time": "20261202T000000Z", "device": "fake0",
        "message_rate_iodepth": b.RATE_DEPTH,
        "message_rate_canned": [a.lstrip("-") for a in b.RATE_CANNED],
        "client_cpu": None, "lab": False, "emulation": "none", "events": False,
-       "fio": "fio-3.33", "kernel": "6.1", "rows": rows}'
+       "fio": "fio-3.33", "kernel": "6.1", "line_rate": b.line_rate(), "rows": rows}'
 check "a bench document is valid against its schema, every metric with its goals" bench_py "$doc
 b.validate(doc)
 assert len(rows) == 23 and sum(len(r['goals']) for r in rows) == 39, len(rows)
 assert len({r['id'] for r in rows}) == len(rows), 'row ids are unique'"
+check "no line-rate verdict, saying why (one host: loopback in the adapter; the lab: Soft-RoCE) and how to get one" bench_py '
+l = b.line_rate()
+assert l["judged"] is False and "one host" in l["why"] and "loops back" in l["why"], l
+assert "rdmaio run --expect-link-pct 90" in l["instead"], l
+b.LAB = True
+assert "Soft-RoCE" in b.line_rate()["why"], b.line_rate()'
 check "every verb has bandwidth, message rate at 8 B and 4 KiB, latency and fio's rdma engine" bench_py '
 ids = {m[0]: m for m in b.metrics()}
 for v in ("write", "read", "send"):
