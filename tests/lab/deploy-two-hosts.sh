@@ -111,6 +111,35 @@ check "client: NFS/RDMA over IPv4, data checksummed on both hosts" \
 check "client: NFS/TCP nconnect=2, data checksummed on both hosts" \
 	roundtrip "$srv:/" tcp f.tcp --nconnect 2
 check "client: NFS/RDMA over IPv6" roundtrip "[$srv6]:/" rdma f.rdma6
+# TCP and TCP with nconnect side by side need two NFS clients: the kernel
+# keeps one per server address, port, protocol and version, with the first
+# mount's connections (nfsrdma mount refuses the second otherwise). A second
+# address of the server gives the nconnect=8 mount its own.
+srv2=198.18.0.11
+check "server: a second address, $srv2, on its lab netdev" \
+	S sh -c "ip addr add $srv2/24 dev \$RDMAIO_NETDEV"
+side_by_side() {
+	local xprts
+	mkdir -p /mnt/two-tcp /mnt/two-tcp8
+	"$nr" mount "$srv:/srv/two" /mnt/two-tcp --proto tcp --vers 3 >/dev/null &&
+		"$nr" mount "$srv2:/srv/two" /mnt/two-tcp8 --proto tcp --vers 3 --nconnect 8 >/dev/null ||
+		return 1
+	dd if=/tmp/two-data of=/mnt/two-tcp8/f.tcp8 bs=256k oflag=direct status=none || return 1
+	xprts=$(sed -n 's/^num_xprts=//p' /sys/kernel/sunrpc/xprt-switches/*/xprt_switch_info | sort -n | tr '\n' ' ')
+	{
+		awk '$2 ~ /^\/mnt\/two-tcp8?$/ { print $1, $2, $4 }' /proc/mounts
+		echo "transports of each RPC client: $xprts"
+	} | tee /tmp/two-side-by-side
+	grep " /mnt/two-tcp8 nfs .*,nconnect=8," /proc/mounts >/dev/null &&
+		! grep " /mnt/two-tcp nfs .*,nconnect=" /proc/mounts >/dev/null &&
+		[[ " $xprts" == *" 8 "* ]]
+}
+check "client: TCP of $srv and TCP nconnect=8 of $srv2 at once, each with its own connections (1 and 8)" \
+	side_by_side
+sed 's/^/# /' /tmp/two-side-by-side
+"$nr" umount /mnt/two-tcp >/dev/null
+"$nr" umount /mnt/two-tcp8 >/dev/null
+check "server: the second address removed" S sh -c "ip addr del $srv2/24 dev \$RDMAIO_NETDEV"
 check_fails "client: the mount table has clientaddr=$cli; status --json the mount" \
 	0 '"proto": *"rdma"' sh -c "'$nr' mount '$srv:/' $mnt >/dev/null &&
 		grep -q ' $mnt nfs4 .*clientaddr=$cli,' /proc/mounts &&
