@@ -824,9 +824,13 @@ def line_rate():
     if LAB:
         why = ("Soft-RoCE in emulated guests: a software device has no link rate, and "
                "an emulated CPU, not a link, sets the pace")
+    elif EXEC:
+        why = ("the bench judges the tools against each other, not against the link "
+               "between its hosts")
     else:
-        why = ("one host: the client and the target share the adapter, so the traffic "
-               "loops back inside it and never crosses the link")
+        why = ("one host: the client and the target share the device, which loops the "
+               "traffic back (an adapter inside itself, Soft-RoCE in software), so it "
+               "never crosses the link")
     return {"judged": False, "why": why,
             "instead": "run the verbs jobs between two hosts with rdmaio run "
                        "--expect-link-pct 90 (and --link-gbps where the port reports "
