@@ -22,12 +22,13 @@ check() {
 # check_fails NAME STATUS REGEX CMD...: passes when CMD exits with STATUS
 # ("nonzero" for any failure) and its output matches the extended REGEX.
 check_fails() {
-	local name=$1 want=$2 re=$3 out rc
+	local name=$1 want=$2 re=$3 out rc t0=$SECONDS
 	shift 3
 	out=$("$@" 2>&1) && rc=0 || rc=$?
 	if { [ "$want" = nonzero ] && [ $rc -ne 0 ]; } || [ "$rc" = "$want" ]; then
 		if printf '%s\n' "$out" | grep -Eq -- "$re"; then
 			echo "ok - $name"
+			echo "# $((SECONDS - t0)) s"
 			return 0
 		fi
 		echo "not ok - $name (exit $rc as expected, but no line matches /$re/)"
