@@ -370,21 +370,21 @@ static int undo_locked(int dirfd, void *arg)
 	const struct nr_tuning_undo *u = arg;
 	struct record r;
 	struct value v;
-	int ret = record_read(dirfd, &r), bad = 0;
+	int ret = record_read(dirfd, &r), bad = 0, put;
 	size_t i;
 
+	/* What this start recorded leaves the record once its value is back
+	 * (or was never changed). */
 	for (i = 0; i < NSETTINGS; i++) {
-		if (!(u->changed & (1u << i)))
-			continue;
-		memcpy(v.v, u->before[i], sizeof(v.v));
-		if (setting_write(i, &v))
-			bad = 1;
-		else if (ret > 0 && (u->added & (1u << i)))
+		put = 1;
+		if (u->changed & (1u << i)) {
+			memcpy(v.v, u->before[i], sizeof(v.v));
+			put = !setting_write(i, &v);
+			bad |= !put;
+		}
+		if (ret > 0 && put && (u->added & (1u << i)))
 			r.has[i] = 0;
 	}
-	for (i = 0; ret > 0 && i < NSETTINGS; i++)
-		if ((u->added & ~u->changed) & (1u << i))
-			r.has[i] = 0;
 	if (ret <= 0)
 		return bad ? -EIO : ret;
 	for (i = 0; i < NSETTINGS && !r.has[i]; i++)
