@@ -8,7 +8,7 @@ RDMAIO_RUN := jobfile jobpath fiorun fioserver fiohosts remote numa \
 	cpuwatch taskwatch mountwatch runwatch baseline
 RDMAIO_RESULT := fiooutput jobsection hostmap summary derive rounds stats cpustat runrecord cpucost check check_loopback \
 	check_nfs check_fair check_numa check_overlap schema host envstatus envdoc result outfile resultdoc resultenv
-RDMAIO_READ := report report_baselines report_settings cell chart plotfile gpstr csvout compare changes noise scaling
+RDMAIO_READ := report report_baselines report_settings report_three cell chart plotfile gpstr csvout compare changes noise scaling
 RDMAIO_CLI := rdmaio args options cmd_run cmd_check cmd_report cmd_cpu_watch \
 	cmd_compare cmd_env cmd_scale
 RDMAIO_TOOL_SRCS := $(RDMAIO_CLI) $(RDMAIO_BASE:%=base/%) $(RDMAIO_RUN:%=run/%) \

@@ -475,21 +475,65 @@ for args in "same tcp_nconnect=8" "rsize tcp_rsize=1048576 tcp_nconnect=8" \
 	echo $? >"fair-${args%% *}.rc"
 done
 check "mounts that differ only in the transport pass the fairness check" said same 0 \
-	'^pass fairness: seq-read on [^ ]+: the RDMA and TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP nconnect 8, 8 nfsd threads on 2 CPUs for 1 request in flight$'
+	'^pass fairness: seq-read on [^ ]+: the RDMA and TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP 8 connections, 8 nfsd threads on 2 CPUs for 1 request in flight$'
 check "a TCP mount with another rsize is flagged, with the sizes for both" said rsize 3 \
 	'^flagged fairness: seq-write on [^ ]+: the RDMA and TCP sides differ in more than the transport: rsize/wsize 524288/524288 \(RDMA\) against 1048576/524288 \(TCP\)$'
 check "... and its fix names the sizes" said rsize 3 '^  fix: mount both with -o rsize=524288,wsize=524288 '
 check "one sync and one async export are flagged" said async 3 \
 	"the TCP side 198.18.0.1:/srv/y: not the same export of the same server; the RDMA side's export is sync and the TCP side's async"
-check "TCP without nconnect on a 100 Gb/s link is flagged" said nconnect 3 \
-	'^  fix: mount the TCP side with --nconnect 8'
+check "TCP without nconnect on a 100 Gb/s link, and no -tcp-nconnect job, is flagged" said nconnect 3 \
+	'^  fix: add a -tcp-nconnect job on a mount with --nconnect 8'
 check "fewer nfsd threads than both the CPUs and the requests in flight are flagged" said threads 3 \
-	'runs 8 nfsd threads on 64 CPUs for 32 requests in flight: the thread pool, not the transport, caps both sides$'
+	'runs 8 nfsd threads on 64 CPUs for 32 requests in flight: the thread pool, not the transport, caps every side$'
 check "... with the threads to start it with" said threads 3 \
 	'^  fix: start the server with more threads: nfsrdma server start --threads 32$'
 check "... but not on a server with fewer CPUs than threads" said threads2 0 \
 	'^pass fairness: seq-read .*, 8 nfsd threads on 4 CPUs for 32 requests in flight$'
 # ---- end: fairness ----
+
+# ---- begin: three transports (derive.c, check_fair.c, report_three.c) ----
+# A workload's -rdma job against its -tcp and its -tcp-nconnect job: two
+# pairs, one report line and table row of the three, one fairness check
+# with three sides.
+{
+	sed -n '/^\[global\]/,/^\[seq-read-rdma\]/p' pair.fio | sed '$d'
+	for t in rdma tcp tcp-nconnect; do
+		printf '[seq-read-%s]\nrw=read\nstonewall\n' $t
+	done
+	for t in rdma tcp tcp-nconnect; do
+		printf '[rtt-%s]\nrw=%s\nbs=4k\nsize=1m\nstonewall\n' $t \
+			"$([ $t = rdma ] && echo randread || echo randwrite)"
+	done
+} >three.fio
+check "a run of three transports writes a valid result" \
+	bash -c "'$rdmaio' run -o three.json three.fio >/dev/null && python3 '$helper' validate '$schema' three.json"
+check "each workload is paired against both TCP jobs, each pair the job's own figures" \
+	python3 "$helper" comparisons three.json 4
+"$rdmaio" report three.json >three.md 2>&1
+check "the report's line and table of RDMA against both TCP mounts hold the result's ratios" \
+	python3 "$helper" three three.md three.json "TCP nconnect"
+check "... and its RDMA vs TCP table still every pair's figures" python3 "$helper" table three.md three.json
+check "the CSV says which TCP each pair is against" \
+	bash -c "'$rdmaio' report three.json --csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"against\") c = i }
+		\$1 == \"pair\" { print \$3, \$c }' | sort | tr '\n' ';' | grep -qx 'rtt tcp;rtt tcp-nconnect;seq-read tcp;seq-read tcp-nconnect;'"
+for args in "three-same" "three-one n_nconnect=1" "three-rsize tcp_rsize=1048576"; do
+	# shellcheck disable=SC2086 # words: NAME and its overrides
+	set -- $args
+	python3 "$helper" nfs-pair three.json "fair-$1.json" "${@:2}" &&
+		"$rdmaio" check "fair-$1.json" >"fair-$1.out"
+	echo $? >"fair-$1.rc"
+done
+check "three mounts that differ only in the transport and TCP's connections pass" said three-same 0 \
+	'^pass fairness: seq-read on [^ ]+: the RDMA and both TCP sides differ only in the transport: 198.18.0.1:/srv/x, NFS version 3, rsize/wsize 524288/524288, timeo 600, sync export, TCP 1 connection, TCP nconnect 8 connections, '
+check "a -tcp-nconnect job on a mount of one connection is flagged, with the fix" said three-one 3 \
+	'^  fix: mount it with --nconnect 8 by a second address of the server'
+check "... and so is its nfs-transport" said three-one 3 \
+	'^flagged nfs-transport: job seq-read-tcp-nconnect uses /mnt/n/f on 198.18.0.11:/srv/x mounted at /mnt/n with proto=tcp: not the transport its name says'
+check "the plain TCP side's rsize is flagged beside a fair nconnect side" said three-rsize 3 \
+	'^flagged fairness: seq-read on [^ ]+: .*rsize/wsize 524288/524288 \(RDMA\) against 1048576/524288 \(TCP\)$'
+check "... while a fair nconnect side passes nfs-transport, named with its connections" said three-rsize 3 \
+	'^pass nfs-transport: job seq-read-tcp-nconnect uses /mnt/n/f on 198.18.0.11:/srv/x mounted at /mnt/n with proto=tcp,nconnect=8: as its name says'
+# ---- end: three transports ----
 
 # Bad inputs: a clear message, a non-zero exit, and no result file at all.
 nothing_written() { ! ls "$tmp"/bad* >/dev/null 2>&1; }

@@ -155,6 +155,9 @@ def comparisons(path, n):
         fail("%d comparisons, want %s" % (len(cs), n))
     by_name = {r["jobname"]: r for r in doc["results"]}
     for c in cs:
+        if c["tcp"]["jobname"] != "%s-%s" % (c["workload"], c["against"]):
+            fail("%s is not the -%s job of %s" % (c["tcp"]["jobname"], c["against"],
+                                                 c["workload"]))
         d, td = c["direction"], c["tcp_direction"]
         r, t = by_name[c["rdma"]["jobname"]], by_name[c["tcp"]["jobname"]]
         if c["rdma"]["bw_bytes"] != r[d]["bw_bytes"] or c["tcp"]["bw_bytes"] != t[td]["bw_bytes"]:
@@ -319,7 +322,8 @@ def table(md, path):
         d = c["direction"] if c["direction"] == c["tcp_direction"] else \
             c["direction"] + "/" + c["tcp_direction"]
         r, t = c["rdma"], c["tcp"]
-        want.append(["%s (%s)" % (c["workload"], d), c["kind"], rate(r["bw_bytes"]),
+        name = c["workload"] + (" vs TCP nconnect" if c["against"] == "tcp-nconnect" else "")
+        want.append(["%s (%s)" % (name, d), c["kind"], rate(r["bw_bytes"]),
                      rate(t["bw_bytes"]), ratio(c["bw_ratio"]), count(r["iops"]),
                      count(t["iops"]), ratio(c["iops_ratio"]), lat(r["clat_ns"]),
                      lat(t["clat_ns"]), ratio(c["p50_ratio"]), ratio(c["p99_ratio"])])
@@ -337,6 +341,52 @@ def table(md, path):
         fail("jobs %r, want %r" % (jobs[1:], want))
 
 
+MEASURE = {"bandwidth": ("bw_bytes", "bw_ratio", rate, "bandwidth"),
+           "iops": ("iops", "iops_ratio", count, "IOPS"),
+           "latency": (None, "p50_ratio", None, "p50 latency")}
+
+
+def three(md, path, nconnect):
+    """The report's verdict lines and table of RDMA against both TCP mounts,
+    recomputed here from the result's pairs; nconnect: the table's name
+    for the second ("TCP nconnect=8", or "TCP nconnect" unknown)."""
+    doc = load(path)
+    text = open(md, encoding="utf-8").read()
+    rows = section(md, "RDMA vs TCP")
+    head = ["Workload", "Measures", "RDMA", "TCP", nconnect, "RDMA/TCP", "RDMA/" + nconnect]
+    if head not in rows:
+        fail("no three-way table headed %r:\n%s" % (head, text))
+    cs = doc["comparisons"]
+    n = 0
+    for c in cs:
+        if c["against"] != "tcp":
+            continue
+        q = [x for x in cs if x["against"] == "tcp-nconnect" and
+             all(x[k] == c[k] for k in ("host", "workload", "direction", "tcp_direction"))]
+        if not q:
+            continue
+        q = q[0]
+        key, rkey, fmt, what = MEASURE[c["kind"]]
+        def fig(side):
+            return ns(side["clat_ns"]["p50"]) if key is None else fmt(side[key])
+        d = c["direction"] if c["direction"] == c["tcp_direction"] else \
+            c["direction"] + "/" + c["tcp_direction"]
+        label = "%s (%s)" % (c["workload"], d)
+        several = sum(1 for x in cs if all(x[k] == c[k] for k in ("host", "workload", "against")))
+        name = c["workload"] + (" (%s)" % c["direction"] if several > 1 else "")
+        line = "- %s: RDMA %s TCP, %s %s in %s" % (name, ratio(c[rkey]), ratio(q[rkey]),
+                                                    nconnect, what)
+        if line not in text.splitlines():
+            fail("no verdict line %r:\n%s" % (line, text))
+        row = [label, what, fig(c["rdma"]), fig(c["tcp"]), fig(q["tcp"]), ratio(c[rkey]),
+               ratio(q[rkey])]
+        if row not in rows:
+            fail("no row %r:\n%s" % (row, text))
+        n += 1
+    if not n:
+        fail("no workload has both TCP pairs in %s" % path)
+
+
 def fio_output(src, dst):
     save(load(src)["fio"]["output"], dst)
 
@@ -351,12 +401,14 @@ def change_env(src, dst):
 
 
 def nfs_pair(src, dst, *overrides):
-    """Makes src's -rdma jobs read /mnt/r and its -tcp jobs /mnt/t, two
-    NFS mounts of one export of a server this host's environment lists.
+    """Makes src's -rdma jobs read /mnt/r, its -tcp jobs /mnt/t and its
+    -tcp-nconnect jobs /mnt/n: NFS mounts of one export of a server this
+    host's environment lists (/mnt/n by a second address).
     overrides: KEY=VALUE of tcp_rsize, tcp_nconnect, tcp_source, threads,
-    cpus, depth (each job's iodepth), async (the second export's)."""
+    cpus, depth (each job's iodepth), async (the second export's),
+    n_nconnect (/mnt/n's)."""
     o = {"tcp_rsize": "524288", "tcp_nconnect": "1", "tcp_source": "198.18.0.1:/srv/x",
-         "threads": "8", "cpus": "2", "depth": "1", "async": "0"}
+         "threads": "8", "cpus": "2", "depth": "1", "async": "0", "n_nconnect": "8"}
     for kv in overrides:
         k, v = kv.split("=", 1)
         if k not in o:
@@ -365,7 +417,7 @@ def nfs_pair(src, dst, *overrides):
     doc = load(src)
     for j in doc["fio"]["output"]["jobs"]:
         side = j["jobname"].rsplit("-", 1)[-1]
-        if side in ("rdma", "tcp"):
+        if side in ("rdma", "tcp", "nconnect"):
             j.setdefault("job options", {})["filename"] = "/mnt/%s/f" % side[0]
             j["job options"]["iodepth"] = o["depth"]
     mount = {"fstype": "nfs", "vers": "3", "timeo": 600}
@@ -373,7 +425,9 @@ def nfs_pair(src, dst, *overrides):
         dict(mount, source="198.18.0.1:/srv/x", mountpoint="/mnt/r", proto="rdma",
              port=20049, rsize=524288, wsize=524288, nconnect=None),
         dict(mount, source=o["tcp_source"], mountpoint="/mnt/t", proto="tcp", port=2049,
-             rsize=int(o["tcp_rsize"]), wsize=524288, nconnect=int(o["tcp_nconnect"]))]
+             rsize=int(o["tcp_rsize"]), wsize=524288, nconnect=int(o["tcp_nconnect"])),
+        dict(mount, source="198.18.0.11:/srv/x", mountpoint="/mnt/n", proto="tcp", port=2049,
+             rsize=524288, wsize=524288, nconnect=int(o["n_nconnect"]))]
     st = doc["environment"]["status"]
     st["exports"] = [{"path": "/srv/x", "clients": "*", "options": ["rw"]},
                      {"path": "/srv/y", "clients": "*",
@@ -410,7 +464,7 @@ def client(path, host):
 COMMANDS = {"validate": validate, "fio-numbers": fio_numbers, "comparisons": comparisons,
             "same-but-measured": same_but_measured, "untouched": untouched,
             "set-read-bw": set_read_bw, "set-deep": set_deep, "flagged": flagged, "table": table,
-            "change-env": change_env, "nfs-pair": nfs_pair, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
+            "change-env": change_env, "nfs-pair": nfs_pair, "three": three, "fio-output": fio_output, "scale-bw": scale_bw, "client": client,
             "validate-env": validate_env, "remote": remote, "change-remote-env": change_remote_env}
 
 if __name__ == "__main__":

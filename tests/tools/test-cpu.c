@@ -622,7 +622,7 @@ static void csv__quotes_and_leaves_unknowns_empty(void **state)
 	assert_non_null(strstr(text, "record,host,name,role,kind,direction,"));
 	assert_non_null(strstr(
 		text,
-		"\njob,\"h,1\",\"a \"\"b\"\"\",client,,read,100,2,5,,,,,,,,,,,,,,,,,,\n"));
+		"\njob,\"h,1\",\"a \"\"b\"\"\",client,,read,100,2,5,,,,,,,,,,,,,,,,,,,\n"));
 	free(text);
 	json_object_put(doc);
 }

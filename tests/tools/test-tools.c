@@ -439,6 +439,41 @@ static void resultdoc__reads_the_rounds_spreads(void **state)
 	json_object_put(doc);
 }
 
+/* Which TCP a pair is against is part of its identity; a result from
+ * before it was said is against plain TCP. */
+static void resultdoc__pairs_against_each_tcp(void **state)
+{
+	json_object *doc = parse(
+		"{\"results\":[],\"comparisons\":["
+		"{\"host\":\"h\",\"workload\":\"w\",\"direction\":\"read\","
+		"\"tcp_direction\":\"read\",\"bw_ratio\":2},"
+		"{\"host\":\"h\",\"workload\":\"w\",\"against\":"
+		"\"tcp-nconnect\",\"direction\":\"read\","
+		"\"tcp_direction\":\"read\",\"bw_ratio\":1.1},"
+		"{\"host\":\"h\",\"workload\":\"w\",\"against\":\"tcp\","
+		"\"direction\":\"read\",\"tcp_direction\":\"read\"}]}");
+	const struct rio_res_pair *p0, *p1;
+	struct rio_resultdoc *rd;
+
+	(void)state;
+	assert_int_equal(rio_resultdoc_read(doc, &rd), 0);
+	p0 = rio_resultdoc_pair(rd, 0);
+	p1 = rio_resultdoc_pair(rd, 1);
+	assert_string_equal(p0->against, "tcp");
+	assert_false(rio_res_pair_is_nconnect(p0));
+	assert_string_equal(rio_res_pair_against_name(p0), "TCP");
+	assert_true(rio_res_pair_is_nconnect(p1));
+	assert_string_equal(rio_res_pair_against_name(p1), "TCP nconnect");
+	/* Not one of several: each is the only pair against its TCP. */
+	assert_false(rio_resultdoc_pair_is_one_of_several(rd, p1));
+	assert_ptr_equal(rio_resultdoc_pair_find(rd, p1, 0), p1);
+	/* The third, said "tcp", is the first again. */
+	assert_int_equal(rio_resultdoc_pair_occurrence(rd, 2), 1);
+	assert_int_equal(rio_resultdoc_pair_occurrence(rd, 1), 0);
+	rio_resultdoc_delete(&rd);
+	json_object_put(doc);
+}
+
 /* Each round is a model of its own, and a job or pair is found in
  * another by its identity: numjobs' repeated names match in order, and a
  * pair's directions are part of it. */
@@ -1269,6 +1304,7 @@ int main(void)
 		cmocka_unit_test(summary__percentiles_merge_bins),
 		cmocka_unit_test(fio_output__merges_bins_ascending),
 		cmocka_unit_test(resultdoc__reads_the_rounds_spreads),
+		cmocka_unit_test(resultdoc__pairs_against_each_tcp),
 		cmocka_unit_test(
 			resultdoc__matches_jobs_and_pairs_across_rounds),
 		cmocka_unit_test(resultenv__reads_hosts_exports_and_mounts),

@@ -89,10 +89,15 @@ void rio_cell_pair_label(char *buf, size_t n, const struct rio_res_pair *p,
 			 int hosts)
 {
 	const char *rd = p->direction ?: "", *td = p->tcp_direction ?: "";
-	char dir[32];
+	char dir[32], name[256];
 
 	/* "rtt (read/write)": a round trip counted differently per side. */
 	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
 		 strcmp(rd, td) ? td : "");
-	rio_cell_label(buf, n, p->host, p->workload, dir, hosts);
+	/* "seq-read vs TCP nconnect": against plain TCP it goes unsaid. */
+	snprintf(name, sizeof(name), "%s%s%s", p->workload ?: "-",
+		 rio_res_pair_is_nconnect(p) ? " vs " : "",
+		 rio_res_pair_is_nconnect(p) ? rio_res_pair_against_name(p)
+					     : "");
+	rio_cell_label(buf, n, p->host, name, dir, hosts);
 }

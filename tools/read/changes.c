@@ -232,6 +232,7 @@ static void pairs_only_in(struct table *t, const struct rio_resultdoc *from,
 			  const struct rio_resultdoc *to, const char *which)
 {
 	const struct rio_res_pair *x;
+	char label[320];
 	struct row *r;
 	size_t i;
 
@@ -240,7 +241,9 @@ static void pairs_only_in(struct table *t, const struct rio_resultdoc *from,
 		if (rio_resultdoc_pair_find(
 			    to, x, rio_resultdoc_pair_occurrence(from, i)))
 			continue;
-		r = row_add(t, x->workload, 1);
+		rio_cell_pair_label(label, sizeof(label), x,
+				    rio_resultdoc_pairs_multi_host(from));
+		r = row_add(t, label, 1);
 		if (r)
 			r->only = which;
 	}

@@ -25,6 +25,7 @@
 struct row {
 	char label[256];
 	int latency_only;
+	int nconnect; /* against TCP nconnect: its RDMA side is another row's */
 	double bw[2]; /* MiB/s */
 	double lat[2][3]; /* p50, p99, p99.9 in ns */
 	double cpu[2]; /* fio CPU s per GiB */
@@ -91,6 +92,7 @@ static int pair_rows(const struct rio_resultdoc *rd, struct chart *c)
 		rio_cell_pair_label(r->label, sizeof(r->label), p,
 				    rio_resultdoc_pairs_multi_host(rd));
 		r->latency_only = !strcmp(p->kind ?: "", "latency");
+		r->nconnect = rio_res_pair_is_nconnect(p);
 		for (k = 0; k < 2; k++) {
 			s = k ? &p->tcp : &p->rdma;
 			side_values(r, k, s->bw_bytes, &s->clat,
@@ -492,25 +494,37 @@ static void cdf_panel(FILE *f, const struct chart *c)
 	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
 					      "#d62728", "#9467bd", "#8c564b",
 					      "#e377c2", "#7f7f7f" };
-	const char *unit, *scale;
-	int i;
+	const char *unit, *scale, *vs;
+	const struct row *r;
+	int i, n;
 
 	time_unit(c->min_cdf, c->max_cdf, 1, &unit, &scale);
+	for (i = 0, n = 0; i < c->n; i++)
+		n |= c->rows[i].nconnect;
 	fprintf(f,
-		"set title 'Completion latency, cumulative: the share of I/Os done within a time (further left is better; RDMA solid, TCP dashed)'\n"
+		"set title 'Completion latency, cumulative: the share of I/Os done within a time (further left is better; RDMA solid, TCP dashed%s)'\n"
 		"set logscale x\nset xrange [*:*]\nset yrange [0:100]\nset xtics norotate\n"
 		"set xlabel '%s'\nset ylabel '%% of I/Os'\nset grid xtics ytics\n",
-		unit);
+		n ? ", TCP nconnect dotted" : "", unit);
 	/* Many lines: a smaller key, and the workload alone names them. */
 	fprintf(f, "set key font ',8' spacing 0.9 samplen 2\n");
-	for (i = 0; i < c->ncdf; i++) {
+	for (i = 0, n = 0; i < c->ncdf; i++) {
+		r = &c->rows[i / 2];
+		/* Against TCP nconnect, RDMA's line is the TCP pair's again. */
+		if (r->nconnect && !(i % 2))
+			continue;
 		fprintf(f,
 			"%sdata index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title ",
-			i ? ", " : "plot ", CDF_INDEX + i, scale, i % 2 ? 2 : 1,
-			colors[(i / 2) % 8]);
+			n++ ? ", " : "plot ", CDF_INDEX + i, scale,
+			i % 2 ? (r->nconnect ? 3 : 2) : 1, colors[(i / 2) % 8]);
+		vs = r->nconnect ? strstr(r->label, " vs TCP nconnect") : NULL;
 		rio_gpstr_printf(f, "%.*s %s",
-				 name_len(c, c->rows[i / 2].label),
-				 c->rows[i / 2].label, i % 2 ? "TCP" : "RDMA");
+				 vs ? (int)(vs - r->label)
+				    : name_len(c, r->label),
+				 r->label,
+				 vs	 ? "TCP nconnect"
+				 : i % 2 ? "TCP"
+					 : "RDMA");
 	}
 	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
 		   "set key font ',10' spacing 1 samplen 4\n");

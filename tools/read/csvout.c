@@ -21,6 +21,7 @@ static const char *const header[] = {
 	"clat_p99_9_ns",
 	"fio_cpu_s",
 	"fio_cpu_per_gib_s",
+	"against",
 	"tcp_name",
 	"tcp_direction",
 	"tcp_bw_bytes_per_s",
@@ -143,6 +144,7 @@ static void pair_row(FILE *out, const struct rio_resultdoc *rd,
 	col = side(out, col, p->rdma.bw_bytes, p->rdma.iops, &p->rdma.clat);
 	field(out, col++, NULL);
 	num(out, col++, p->rdma.fio_cpu_per_gib_s);
+	field(out, col++, p->against);
 	field(out, col++, p->tcp.jobname);
 	field(out, col++, p->tcp_direction);
 	col = side(out, col, p->tcp.bw_bytes, p->tcp.iops, &p->tcp.clat);

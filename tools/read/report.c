@@ -9,6 +9,7 @@
 #include "read/cell.h"
 #include "read/report_baselines.h"
 #include "read/report_settings.h"
+#include "read/report_three.h"
 #include "base/units.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -59,6 +60,7 @@ static void verdicts(const struct rio_resultdoc *rd, FILE *out)
 	if (!np && !rio_resultdoc_nbaselines(rd))
 		return;
 	fprintf(out, "## What RDMA buys here\n\n");
+	rio_report_three_verdicts(rd, out);
 	/* The sums over the client hosts first, each naming its count of
 	 * clients: what the server carried. Then each host's own, host by
 	 * host. */
@@ -292,6 +294,7 @@ static void comparisons_table(const struct rio_resultdoc *rd,
 	for (i = 0; i < np; i++)
 		pair_row(rd, rio_resultdoc_pair(rd, i), o, out);
 	fprintf(out, "\n");
+	rio_report_three_table(rd, o, out);
 	if (nr)
 		rounds_table(rd, o, out);
 	host_cpu_table(rd, out);

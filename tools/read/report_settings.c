@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,9 +32,35 @@ static int same_side(const struct rio_res_fair_side *a,
 static int same_table(const struct rio_res_check *a,
 		      const struct rio_res_check *b)
 {
-	return same_side(&a->settings[0], &b->settings[0]) &&
-	       same_side(&a->settings[1], &b->settings[1]) &&
-	       rio_streq_or_null(a->status, b->status);
+	int k;
+
+	for (k = 0; k < RIO_RES_NFAIR; k++)
+		if (!a->settings[k].jobname != !b->settings[k].jobname ||
+		    !same_side(&a->settings[k], &b->settings[k]))
+			return 0;
+	return rio_streq_or_null(a->status, b->status);
+}
+
+/* The sides a check has (RDMA first), and their columns' heads. */
+struct cols {
+	const struct rio_res_fair_side *v[RIO_RES_NFAIR];
+	int n;
+};
+
+static const char *const heads[RIO_RES_NFAIR] = { "RDMA", "TCP",
+						  "TCP nconnect" };
+
+static void cols_of(const struct rio_res_check *c, struct cols *cs,
+		    const char **head)
+{
+	int k;
+
+	cs->n = 0;
+	for (k = 0; k < RIO_RES_NFAIR; k++)
+		if (!k || c->settings[k].jobname) {
+			head[cs->n] = heads[k];
+			cs->v[cs->n++] = &c->settings[k];
+		}
 }
 
 static void num(char *buf, size_t n, int v)
@@ -44,19 +71,66 @@ static void num(char *buf, size_t n, int v)
 		snprintf(buf, n, "?");
 }
 
-static void row_int(const char *name, int r, int t, FILE *out)
+static int int_at(const struct rio_res_fair_side *s, size_t off)
 {
-	char a[32], b[32];
-
-	num(a, sizeof(a), r);
-	num(b, sizeof(b), t);
-	fprintf(out, "| %s | %s | %s |\n", name, a, b);
+	return *(const int *)((const char *)s + off);
 }
 
-static void row_str(const char *name, const char *r, const char *t, FILE *out)
+static const char *str_at(const struct rio_res_fair_side *s, size_t off)
 {
-	fprintf(out, "| %s | %s | %s |\n", name, rio_cell_str(r),
-		rio_cell_str(t));
+	return *(const char *const *)((const char *)s + off);
+}
+
+/* A row of numbers: the field at off in each side, dflt where the mount
+ * table leaves it out (0: not known). */
+static void row_int(const char *name, const struct cols *cs, size_t off,
+		    int dflt, FILE *out)
+{
+	char a[32];
+	int k, v;
+
+	fprintf(out, "| %s |", name);
+	for (k = 0; k < cs->n; k++) {
+		v = int_at(cs->v[k], off);
+		num(a, sizeof(a), v > 0 ? v : dflt);
+		fprintf(out, " %s |", a);
+	}
+	fprintf(out, "\n");
+}
+
+/* A row of strings: the field at off in each side. */
+static void row_str(const char *name, const struct cols *cs, size_t off,
+		    FILE *out)
+{
+	int k;
+
+	fprintf(out, "| %s |", name);
+	for (k = 0; k < cs->n; k++)
+		fprintf(out, " %s |", rio_cell_str(str_at(cs->v[k], off)));
+	fprintf(out, "\n");
+}
+
+/* A row of what fill makes of each side. */
+static void row_fn(const char *name, const struct cols *cs,
+		   void (*fill)(char *, size_t,
+				const struct rio_res_fair_side *),
+		   FILE *out)
+{
+	char a[512];
+	int k;
+
+	fprintf(out, "| %s |", name);
+	for (k = 0; k < cs->n; k++) {
+		fill(a, sizeof(a), cs->v[k]);
+		fprintf(out, " %s |", a);
+	}
+	fprintf(out, "\n");
+}
+
+static void mount_cell(char *buf, size_t n, const struct rio_res_fair_side *s)
+{
+	snprintf(buf, n, "%s on %s", rio_cell_str(s->source),
+		 rio_cell_str(s->mountpoint));
 }
 
 static void export_cell(char *buf, size_t n, const struct rio_res_fair_side *s)
@@ -68,28 +142,32 @@ static void export_cell(char *buf, size_t n, const struct rio_res_fair_side *s)
 			 rio_cell_str(s->export_sync), rio_cell_str(s->server));
 }
 
+#define SIDE(f) offsetof(struct rio_res_fair_side, f)
+
 static void table(const struct rio_res_check *c, FILE *out)
 {
-	const struct rio_res_fair_side *r = &c->settings[0],
-				       *t = &c->settings[1];
-	char a[512], b[512];
+	const char *head[RIO_RES_NFAIR];
+	struct cols cs;
+	int k;
 
-	fprintf(out, "| setting | RDMA | TCP |\n|---|---|---|\n");
-	snprintf(a, sizeof(a), "%s on %s", rio_cell_str(r->source),
-		 rio_cell_str(r->mountpoint));
-	snprintf(b, sizeof(b), "%s on %s", rio_cell_str(t->source),
-		 rio_cell_str(t->mountpoint));
-	row_str("mount", a, b, out);
-	row_str("proto", r->proto, t->proto, out);
-	row_str("vers", r->vers, t->vers, out);
-	row_int("rsize", r->rsize, t->rsize, out);
-	row_int("wsize", r->wsize, t->wsize, out);
-	row_int("nconnect", r->nconnect, t->nconnect, out);
-	row_int("timeo (1/10 s)", r->timeo, t->timeo, out);
-	export_cell(a, sizeof(a), r);
-	export_cell(b, sizeof(b), t);
-	row_str("export", a, b, out);
-	row_int("server's nfsd threads", r->nfsd_threads, t->nfsd_threads, out);
+	cols_of(c, &cs, head);
+	fprintf(out, "| setting |");
+	for (k = 0; k < cs.n; k++)
+		fprintf(out, " %s |", head[k]);
+	fprintf(out, "\n|---|");
+	for (k = 0; k < cs.n; k++)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	row_fn("mount", &cs, mount_cell, out);
+	row_str("proto", &cs, SIDE(proto), out);
+	row_str("vers", &cs, SIDE(vers), out);
+	row_int("rsize", &cs, SIDE(rsize), 0, out);
+	row_int("wsize", &cs, SIDE(wsize), 0, out);
+	/* /proc/mounts shows nconnect= only past 1 */
+	row_int("nconnect", &cs, SIDE(nconnect), 1, out);
+	row_int("timeo (1/10 s)", &cs, SIDE(timeo), 0, out);
+	row_fn("export", &cs, export_cell, out);
+	row_int("server's nfsd threads", &cs, SIDE(nfsd_threads), 0, out);
 }
 
 /* "seq-write (128 in flight), seq-read (128 in flight)": the workloads
@@ -137,7 +215,7 @@ void rio_report_settings_table(const struct rio_resultdoc *rd, FILE *out)
 		table(c, out);
 		fprintf(out, "\nFairness: %s.\n\n",
 			rio_streq(c->status, "pass")
-				? "the two sides differ only in the transport"
+				? "the sides differ only in the transport"
 				: "FLAGGED, they differ in more than the transport (see Checks)");
 	}
 }

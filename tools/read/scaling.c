@@ -114,16 +114,19 @@ static int add_work(struct rio_scaling *s, const char *w)
 	return 0;
 }
 
-/* The pair's workload, and its direction where rd pairs that workload
- * twice (randrw's read and write), as its verdict names it. */
+/* The pair's workload, the TCP it is against where that is not plain TCP,
+ * and its direction where rd pairs that workload twice (randrw's read and
+ * write), as its verdict names it. */
 static char *pair_label(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *p)
 {
+	int dir = rio_resultdoc_pair_is_one_of_several(rd, p) && p->direction;
+	int nc = rio_res_pair_is_nconnect(p);
 	char *label;
 
-	if (!rio_resultdoc_pair_is_one_of_several(rd, p) || !p->direction)
-		return strdup(p->workload);
-	return asprintf(&label, "%s (%s)", p->workload, p->direction) < 0
+	return asprintf(&label, "%s%s%s%s%s%s", p->workload, nc ? " vs " : "",
+			nc ? rio_res_pair_against_name(p) : "", dir ? " (" : "",
+			dir ? p->direction : "", dir ? ")" : "") < 0
 		       ? NULL
 		       : label;
 }

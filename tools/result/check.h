@@ -97,10 +97,11 @@ void rio_check_add(json_object *arr, const char *name, const char *host,
 		   const char *const *causes);
 
 /*
- * For each of this host's jobs named "-rdma" or "-tcp" whose directory or
- * filename is an absolute path (not under /dev): an "nfs-transport" check,
- * flagged when the NFS mount it lies on has another proto than the name
- * says, or when it lies on no NFS mount seen during the run (the model's
+ * For each of this host's jobs named "-rdma", "-tcp" or "-tcp-nconnect"
+ * whose directory or filename is an absolute path (not under /dev): an
+ * "nfs-transport" check, flagged when the NFS mount it lies on has another
+ * proto than the name says (or, for -tcp-nconnect, one connection), or
+ * when it lies on no NFS mount seen during the run (the model's
  * mounts during the run), so the job measured a local file system. env
  * NULL, or mounts not recorded (a bare fio JSON): no checks.
  */
@@ -151,14 +152,17 @@ void rio_check_numa(const struct rio_fio_output *fio, json_object *job_files,
 		    json_object *checks, int *flagged);
 
 /*
- * For each workload of a host with an -rdma and a -tcp job whose files lie
- * on NFS mounts: a "fairness" check with both sides' settings beside each
- * other (its "settings": each side's mount, the export and its server's
- * nfsd threads), flagged when they differ in more than the transport (the
- * export or server, NFS version, rsize/wsize, timeo, an export's sync),
- * when TCP has one connection on a link over 25 Gb/s (links), or when the
- * server has fewer nfsd threads than both its CPUs and the requests the
- * jobs keep in flight; each difference comes with its fix as a likely
+ * For each workload of a host with an -rdma job and a -tcp or a
+ * -tcp-nconnect job (or both) whose files lie on NFS mounts: a "fairness"
+ * check with the sides' settings beside each other (its "settings": each
+ * side's mount, the export and its server's nfsd threads), flagged when
+ * RDMA and a TCP side differ in more than the transport (the export or
+ * server, NFS version, rsize/wsize, timeo, an export's sync; TCP's
+ * connections are the point of a -tcp-nconnect side), when TCP has one
+ * connection on a link over 25 Gb/s and no -tcp-nconnect side, when the
+ * -tcp-nconnect side has one, or when the server has fewer nfsd threads
+ * than both its CPUs and the requests the jobs keep in flight; each
+ * difference comes with its fix as a likely
  * cause. fio's client mode leaves some jobs' options out of its output:
  * those are read from job_files (the result's, with their text); a job
  * whose path is still not known, but whose section gives files, is taken

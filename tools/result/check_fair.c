@@ -18,9 +18,9 @@
 #define FAIR_MAX_NOTES 8
 
 /* One side of an NFS comparison: where its files were, and who served
- * them. */
+ * them; name says which ("TCP", "TCP nconnect"). */
 struct side {
-	const char *jobname, *host;
+	const char *jobname, *host, *name;
 	const struct rio_env_mount *m;
 	const struct rio_env_host *server; /* the host exporting it, or NULL */
 	const struct rio_env_export *exp;
@@ -173,11 +173,26 @@ static int is_nfs(const struct rio_env_mount *m)
 	return m && m->fstype && !strncmp(m->fstype, "nfs", 3) && m->source;
 }
 
+/* Whether mount m is of transport tr (a job name's: "rdma", "tcp",
+ * "tcp-nconnect"): its proto, and for TCP whether it has several
+ * connections. */
+static int mount_is(const struct rio_env_mount *m, const char *tr)
+{
+	int several = rio_streq(tr, "tcp-nconnect");
+
+	if (!is_nfs(m) || !m->proto || !tr)
+		return 0;
+	if (several || rio_streq(tr, "tcp"))
+		return !strncmp(m->proto, "tcp", 3) &&
+		       (m->nconnect > 1) == several;
+	return !strncmp(m->proto, tr, strlen(tr));
+}
+
 /*
  * fio 3.33's client mode prints a job's options only for the first job of
  * a file when numjobs clones the jobs (it looks them up by thread number):
  * a job without a path is taken to be on the host's one NFS mount of the
- * proto its name says, when there is exactly one.
+ * transport its name says, when there is exactly one.
  */
 static const struct rio_env_mount *mount_by_proto(const struct rio_env_mount *v,
 						  size_t n, const char *tr)
@@ -186,8 +201,7 @@ static const struct rio_env_mount *mount_by_proto(const struct rio_env_mount *v,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!is_nfs(&v[i]) || !v[i].proto ||
-		    strncmp(v[i].proto, tr, strlen(tr)))
+		if (!mount_is(&v[i], tr))
 			continue;
 		if (m)
 			return NULL;
@@ -210,7 +224,7 @@ static int uses_files(const struct fair_in *in, const struct rio_fio_job *e)
 
 /* 1 with s filled when the job's files lie on an NFS mount. */
 static int side_of(const struct fair_in *in, const struct rio_fio_job *e,
-		   struct side *s)
+		   const char *name, struct side *s)
 {
 	const struct rio_env_mount *mounts;
 	char *path = rio_check_job_path(in->fio, e);
@@ -219,6 +233,7 @@ static int side_of(const struct fair_in *in, const struct rio_fio_job *e,
 	memset(s, 0, sizeof(*s));
 	s->jobname = e->jobname;
 	s->host = e->host;
+	s->name = name;
 	mounts = rio_resultenv_host_mounts(
 		in->env, rio_resultenv_host_named(in->env, e->host), &n);
 	s->m = path ? rio_check_mount_of(mounts, n, path) : NULL;
@@ -281,8 +296,8 @@ static void compare_mounts(const struct side *r, const struct side *t,
 
 	if (!rio_streq_or_null(a->vers, b->vers)) {
 		snprintf(what, sizeof(what),
-			 "NFS version %s (RDMA) against %s (TCP)",
-			 a->vers ?: "?", b->vers ?: "?");
+			 "NFS version %s (RDMA) against %s (%s)",
+			 a->vers ?: "?", b->vers ?: "?", t->name);
 		note(ns, what,
 		     "mount both with the same --vers (3 for both on one client: NFSv4.1+ merges a second mount of one server into the first's transport)");
 	}
@@ -292,8 +307,8 @@ static void compare_mounts(const struct side *r, const struct side *t,
 		rs = a->rsize < b->rsize ? a->rsize : b->rsize;
 		ws = a->wsize < b->wsize ? a->wsize : b->wsize;
 		snprintf(what, sizeof(what),
-			 "rsize/wsize %d/%d (RDMA) against %d/%d (TCP)",
-			 a->rsize, a->wsize, b->rsize, b->wsize);
+			 "rsize/wsize %d/%d (RDMA) against %d/%d (%s)",
+			 a->rsize, a->wsize, b->rsize, b->wsize, t->name);
 		snprintf(
 			fix, sizeof(fix),
 			"mount both with -o rsize=%d,wsize=%d (the smaller of each: RDMA's largest depends on the device)",
@@ -301,8 +316,8 @@ static void compare_mounts(const struct side *r, const struct side *t,
 		note(ns, what, fix);
 	}
 	if (a->timeo != b->timeo) {
-		snprintf(what, sizeof(what), "timeo %d (RDMA) against %d (TCP)",
-			 a->timeo, b->timeo);
+		snprintf(what, sizeof(what), "timeo %d (RDMA) against %d (%s)",
+			 a->timeo, b->timeo, t->name);
 		note(ns, what, "mount both with the same -o timeo=");
 	}
 }
@@ -318,51 +333,18 @@ static void compare_servers(const struct side *r, const struct side *t,
 	if (!ra || !ta || strcmp(ra, ta) || r->server != t->server) {
 		snprintf(
 			what, sizeof(what),
-			"the RDMA side mounts %s and the TCP side %s: not the same export of the same server",
-			r->m->source, t->m->source);
+			"the RDMA side mounts %s and the %s side %s: not the same export of the same server",
+			r->m->source, t->name, t->m->source);
 		note(ns, what,
-		     "mount the same export of the same server for both sides, by the same address");
+		     "mount the same export of the same server for both sides (TCP with nconnect by a second address of the server: one address keeps one client, whose first mount sets its connections)");
 	}
 	if (!rio_streq_or_null(export_sync(r->exp), export_sync(t->exp))) {
 		snprintf(what, sizeof(what),
-			 "the RDMA side's export is %s and the TCP side's %s",
-			 export_sync(r->exp) ?: "not known",
+			 "the RDMA side's export is %s and the %s side's %s",
+			 export_sync(r->exp) ?: "not known", t->name,
 			 export_sync(t->exp) ?: "not known");
 		note(ns, what,
 		     "export both with the same sync or async option (sync is the safe default; async acknowledges writes before they are stored)");
-	}
-}
-
-/* The tuning a fast link or a deep job needs, missing on one side. */
-static void compare_tuning(const struct side *r, const struct side *t,
-			   double link_gbps, struct notes *ns)
-{
-	const struct rio_env_host *srv = r->server;
-	int depth = r->depth > t->depth ? r->depth : t->depth;
-	char what[512], fix[256];
-
-	if (link_gbps > FAIR_NCONNECT_GBPS && t->m->nconnect < 2) {
-		snprintf(
-			what, sizeof(what),
-			"TCP has one connection on a %.0f Gb/s link: one NFS/TCP connection tops out near 2 GB/s, where the field mounts several",
-			link_gbps);
-		note(ns, what,
-		     "mount the TCP side with --nconnect 8 (about 8 per 100 Gb/s)");
-	}
-	/* Past the server's CPUs more threads add nothing to a RAM-backed
-	 * export; below them the thread pool caps both sides. */
-	if (srv && srv->nfsd_threads > 0 && srv->nfsd_threads < depth &&
-	    srv->nfsd_threads < srv->cpu_count) {
-		snprintf(
-			what, sizeof(what),
-			"%s runs %d nfsd threads on %d CPUs for %d requests in flight: the thread pool, not the transport, caps both sides",
-			srv->hostname ?: "the server", srv->nfsd_threads,
-			srv->cpu_count, depth);
-		snprintf(
-			fix, sizeof(fix),
-			"start the server with more threads: nfsrdma server start --threads %d",
-			depth < srv->cpu_count ? depth : srv->cpu_count);
-		note(ns, what, fix);
 	}
 }
 
@@ -377,11 +359,66 @@ static double links_gbps(const struct rio_links *links)
 	return g;
 }
 
-static void say_same(char *msg, size_t len, const struct side *r,
-		     const struct side *t)
+/* The most requests in flight of any side: the server sees each side's
+ * jobs in turn. */
+static int max_depth(const struct side *const *v, int n)
 {
+	int i, d = 0;
+
+	for (i = 0; i < n; i++)
+		d = v[i]->depth > d ? v[i]->depth : d;
+	return d;
+}
+
+/*
+ * The tuning a fast link or a deep job needs, missing: TCP with one
+ * connection when no side has several, a -tcp-nconnect side with one, the
+ * server's thread pool.
+ */
+static void compare_tuning(const struct side *const *v, int n, double link_gbps,
+			   struct notes *ns)
+{
+	const struct rio_env_host *srv = v[0]->server;
+	const struct side *t = NULL, *tn = NULL;
+	int i, depth = max_depth(v, n);
+	char what[512], fix[256];
+
+	for (i = 1; i < n; i++)
+		*(rio_streq(v[i]->name, "TCP") ? &t : &tn) = v[i];
+	if (tn && tn->m->nconnect < 2)
+		note(ns,
+		     "the TCP nconnect side has one connection: its mount has no nconnect=",
+		     "mount it with --nconnect 8 by a second address of the server (one address keeps one client, whose first mount sets its connections)");
+	if (t && !tn && link_gbps > FAIR_NCONNECT_GBPS && t->m->nconnect < 2) {
+		snprintf(
+			what, sizeof(what),
+			"TCP has one connection on a %.0f Gb/s link: one NFS/TCP connection tops out near 2 GB/s, where the field mounts several",
+			link_gbps);
+		note(ns, what,
+		     "add a -tcp-nconnect job on a mount with --nconnect 8 (about 8 per 100 Gb/s)");
+	}
+	/* Past the server's CPUs more threads add nothing to a RAM-backed
+	 * export; below them the thread pool caps both sides. */
+	if (srv && srv->nfsd_threads > 0 && srv->nfsd_threads < depth &&
+	    srv->nfsd_threads < srv->cpu_count) {
+		snprintf(
+			what, sizeof(what),
+			"%s runs %d nfsd threads on %d CPUs for %d requests in flight: the thread pool, not the transport, caps every side",
+			srv->hostname ?: "the server", srv->nfsd_threads,
+			srv->cpu_count, depth);
+		snprintf(
+			fix, sizeof(fix),
+			"start the server with more threads: nfsrdma server start --threads %d",
+			depth < srv->cpu_count ? depth : srv->cpu_count);
+		note(ns, what, fix);
+	}
+}
+
+static void say_same(char *msg, size_t len, const struct side *const *v, int n)
+{
+	const struct side *r = v[0];
 	const struct rio_env_host *srv = r->server;
-	int depth = r->depth > t->depth ? r->depth : t->depth;
+	int i, depth = max_depth(v, n);
 	char d[32] = "an unknown number of";
 	size_t k;
 
@@ -389,10 +426,14 @@ static void say_same(char *msg, size_t len, const struct side *r,
 		snprintf(d, sizeof(d), "%d", depth);
 	k = (size_t)snprintf(
 		msg, len,
-		"the RDMA and TCP sides differ only in the transport: %s, NFS version %s, rsize/wsize %d/%d, timeo %d, %s export, TCP nconnect %d",
-		r->m->source, r->m->vers ?: "?", r->m->rsize, r->m->wsize,
-		r->m->timeo, export_sync(r->exp) ?: "an unknown",
-		t->m->nconnect);
+		"the RDMA and %s sides differ only in the transport: %s, NFS version %s, rsize/wsize %d/%d, timeo %d, %s export",
+		n > 2 ? "both TCP" : v[1]->name, r->m->source,
+		r->m->vers ?: "?", r->m->rsize, r->m->wsize, r->m->timeo,
+		export_sync(r->exp) ?: "an unknown");
+	for (i = 1; i < n && k < len; i++)
+		k += (size_t)snprintf(msg + k, len - k, ", %s %d connection%s",
+				      v[i]->name, v[i]->m->nconnect ?: 1,
+				      v[i]->m->nconnect > 1 ? "s" : "");
 	if (k < len && srv && srv->nfsd_threads > 0)
 		snprintf(
 			msg + k, len - k,
@@ -401,23 +442,49 @@ static void say_same(char *msg, size_t len, const struct side *r,
 			depth == 1 ? "" : "s");
 }
 
-static void fair_check(json_object *checks, const struct side *r,
-		       const struct side *t, int gid, double gbps, int *flagged)
+/* The check's settings: each side's, under its transport's key. */
+static void add_settings(json_object *checks, const struct side *const *v,
+			 int n)
 {
 	json_object *set = json_object_new_object(), *last;
+	int i;
+
+	last = json_object_array_get_idx(checks,
+					 json_object_array_length(checks) - 1);
+	if (!set || !last) {
+		json_object_put(set);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		json_object_object_add(set,
+				       !i ? "rdma"
+				       : rio_streq(v[i]->name, "TCP")
+					       ? "tcp"
+					       : "tcp_nconnect",
+				       side_json(v[i]));
+	json_object_object_add(last, "settings", set);
+}
+
+/* v: the RDMA side, then its TCP sides (n in all). */
+static void fair_check(json_object *checks, const struct side *const *v, int n,
+		       int gid, double gbps, int *flagged)
+{
+	const struct side *r = v[0];
 	struct notes ns = { 0 };
 	size_t wlen, k;
 	char msg[4096];
 	int i;
 
-	compare_servers(r, t, &ns);
-	compare_mounts(r, t, &ns);
-	compare_tuning(r, t, gbps, &ns);
+	for (i = 1; i < n; i++) {
+		compare_servers(r, v[i], &ns);
+		compare_mounts(r, v[i], &ns);
+	}
+	compare_tuning(v, n, gbps, &ns);
 	rio_summary_transport(r->jobname, &wlen);
 	k = (size_t)snprintf(msg, sizeof(msg), "%.*s on %s: ", (int)wlen,
 			     r->jobname, r->host);
 	if (!ns.n)
-		say_same(msg + k, sizeof(msg) - k, r, t);
+		say_same(msg + k, sizeof(msg) - k, v, n);
 	else
 		k += (size_t)snprintf(
 			msg + k, sizeof(msg) - k,
@@ -428,23 +495,16 @@ static void fair_check(json_object *checks, const struct side *r,
 	rio_check_add(checks, "fairness", r->host, gid, NULL,
 		      ns.n ? "flagged" : "pass", NAN, NAN, msg,
 		      ns.n ? (const char *const *)ns.fix : NULL);
-	last = json_object_array_get_idx(checks,
-					 json_object_array_length(checks) - 1);
-	if (set && last) {
-		json_object_object_add(set, "rdma", side_json(r));
-		json_object_object_add(set, "tcp", side_json(t));
-		json_object_object_add(last, "settings", set);
-	} else {
-		json_object_put(set);
-	}
+	add_settings(checks, v, n);
 	*flagged += ns.n > 0;
 	notes_free(&ns);
 }
 
-/* The -tcp job of the rdma job e's workload on e's host, or NULL. */
-static const struct rio_fio_job *tcp_twin(const struct rio_fio_output *fio,
-					  const struct rio_fio_job *e,
-					  size_t wlen)
+/* The job "<workload>-<suffix>" of the rdma job e's workload on e's host,
+ * or NULL. */
+static const struct rio_fio_job *twin(const struct rio_fio_output *fio,
+				      const struct rio_fio_job *e, size_t wlen,
+				      const char *suffix)
 {
 	const struct rio_fio_job *f;
 	int i, n = rio_fio_output_njobs(fio);
@@ -452,12 +512,38 @@ static const struct rio_fio_job *tcp_twin(const struct rio_fio_output *fio,
 	for (i = 0; i < n; i++) {
 		f = rio_fio_output_job(fio, i);
 		if (rio_streq(f->host, e->host) && f->jobname &&
-		    strlen(f->jobname) == wlen + 4 &&
+		    strlen(f->jobname) > wlen &&
 		    !strncmp(f->jobname, e->jobname, wlen) &&
-		    !strcmp(f->jobname + wlen, "-tcp"))
+		    !strcmp(f->jobname + wlen, suffix))
 			return f;
 	}
 	return NULL;
+}
+
+/* The RDMA job e's check, with each of its TCP twins on NFS. */
+static void check_workload(const struct fair_in *in,
+			   const struct rio_fio_job *e, size_t wlen,
+			   double gbps, json_object *checks, int *flagged)
+{
+	static const char *const suffix[] = { "-tcp", "-tcp-nconnect" };
+	static const char *const name[] = { "TCP", "TCP nconnect" };
+	const struct side *v[3];
+	const struct rio_fio_job *f;
+	struct side s[3];
+	int k, n = 1;
+
+	if (!side_of(in, e, "RDMA", &s[0]))
+		return;
+	v[0] = &s[0];
+	for (k = 0; k < 2; k++) {
+		f = twin(in->fio, e, wlen, suffix[k]);
+		if (f && side_of(in, f, name[k], &s[n])) {
+			v[n] = &s[n];
+			n++;
+		}
+	}
+	if (n > 1)
+		fair_check(checks, v, n, e->groupid, gbps, flagged);
 }
 
 void rio_check_fairness(const struct rio_fio_output *fio,
@@ -467,9 +553,8 @@ void rio_check_fairness(const struct rio_fio_output *fio,
 {
 	const struct fair_in in = { fio, env, job_files };
 	json_object *done = json_object_new_object();
-	const struct rio_fio_job *e, *f;
+	const struct rio_fio_job *e;
 	int i, n = rio_fio_output_njobs(fio);
-	struct side r, t;
 	char key[512];
 	size_t wlen;
 
@@ -483,10 +568,8 @@ void rio_check_fairness(const struct rio_fio_output *fio,
 		if (json_object_object_get_ex(done, key, NULL))
 			continue;
 		json_object_object_add(done, key, NULL);
-		f = tcp_twin(fio, e, wlen);
-		if (f && side_of(&in, e, &r) && side_of(&in, f, &t))
-			fair_check(checks, &r, &t, e->groupid,
-				   links_gbps(links), flagged);
+		check_workload(&in, e, wlen, links_gbps(links), checks,
+			       flagged);
 	}
 	json_object_put(done);
 }

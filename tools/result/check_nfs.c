@@ -13,11 +13,33 @@
 #include "result/summary.h"
 
 static const char *const mismatch_causes[] = {
-	"the two mount points were swapped (RDMAIO_NFS_RDMA_DIR and RDMAIO_NFS_TCP_DIR)",
+	"two mount points were swapped (RDMAIO_NFS_RDMA_DIR, RDMAIO_NFS_TCP_DIR, RDMAIO_NFS_TCPN_DIR)",
 	"NFSv4.1+ session trunking: a second mount of one server reuses the first mount's transport (use vers=3 for both)",
 	"the job's name does not say the transport its directory is mounted with",
+	"a -tcp-nconnect job's mount has one connection: NFS keeps one client per server address, whose first mount sets its connections (mount it by a second address of the server, with --nconnect 8)",
 	NULL,
 };
+
+/* Whether mount m carries transport tr, a job name's: -tcp-nconnect is
+ * TCP with several connections. */
+static int transport_is(const struct rio_env_mount *m, const char *tr)
+{
+	if (!m->proto)
+		return 0;
+	if (!strcmp(tr, "tcp-nconnect"))
+		return !strcmp(m->proto, "tcp") && m->nconnect > 1;
+	return !strcmp(m->proto, tr);
+}
+
+/* ",nconnect=8" when the mount has several connections. */
+static const char *nconnect_of(const struct rio_env_mount *m, char *buf,
+			       size_t n)
+{
+	buf[0] = '\0';
+	if (m->nconnect > 1)
+		snprintf(buf, n, ",nconnect=%d", m->nconnect);
+	return buf;
+}
 
 char *rio_check_job_path(const struct rio_fio_output *fio,
 			 const struct rio_fio_job *job)
@@ -91,8 +113,8 @@ const struct rio_env_mount *rio_check_mount_of(const struct rio_env_mount *v,
 
 static const char *const local_causes[] = {
 	"the NFS mount failed or was unmounted before the job ran, leaving the mount point a plain local folder (mount it before rdmaio run, or check the mount command's status in exec_prerun)",
-	"the job's directory or filename points to the wrong folder (a typo, or RDMAIO_NFS_RDMA_DIR / RDMAIO_NFS_TCP_DIR left at a local default)",
-	"the job does not use NFS at all: then its name should not end in -rdma or -tcp",
+	"the job's directory or filename points to the wrong folder (a typo, or RDMAIO_NFS_RDMA_DIR / RDMAIO_NFS_TCP_DIR / RDMAIO_NFS_TCPN_DIR left at a local default)",
+	"the job does not use NFS at all: then its name should not end in -rdma, -tcp or -tcp-nconnect",
 	"the file system was mounted in another mount namespace (a container) than rdmaio's, whose mount table rdmaio read",
 	NULL,
 };
@@ -107,7 +129,9 @@ static void not_on_nfs(json_object *checks, const char *host, int gid,
 	snprintf(
 		msg, sizeof(msg),
 		"job %s uses %s, which is on no NFS mount during the run: it measured the local file system, not NFS over %s",
-		name, path, tr);
+		name, path,
+		strcmp(tr, "tcp-nconnect") ? tr
+					   : "tcp with several connections");
 	rio_check_add(checks, "nfs-transport", host, gid, NULL, "flagged", NAN,
 		      NAN, msg, local_causes);
 	(*flagged)++;
@@ -123,7 +147,7 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 	const struct rio_env_mount *m, *mounts;
 	const struct rio_fio_job *e;
 	size_t wlen, nmounts;
-	char msg[1024], *path;
+	char msg[1024], nc[32], *path;
 
 	/* Without a record of the mounts nothing can be told. */
 	if (!env || !rio_resultenv_mounts_recorded(env))
@@ -148,13 +172,15 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			continue;
 		}
 		proto = m->proto;
-		ok = proto && !strcmp(proto, tr);
-		snprintf(msg, sizeof(msg),
-			 "job %s uses %s on %s mounted at %s with proto=%s: %s",
-			 name, path, m->source, m->mountpoint,
-			 proto ? proto : "unknown",
-			 ok ? "as its name says"
-			    : "not the transport its name says");
+		ok = transport_is(m, tr);
+		snprintf(
+			msg, sizeof(msg),
+			"job %s uses %s on %s mounted at %s with proto=%s%s: %s",
+			name, path, m->source, m->mountpoint,
+			proto ? proto : "unknown",
+			nconnect_of(m, nc, sizeof(nc)),
+			ok ? "as its name says"
+			   : "not the transport its name says");
 		rio_check_add(checks, "nfs-transport", host, gid, NULL,
 			      ok ? "pass" : "flagged", NAN, NAN, msg,
 			      ok ? NULL : mismatch_causes);

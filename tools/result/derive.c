@@ -196,11 +196,11 @@ static json_object *verdict(const struct rio_res_pair *c, int label_dir,
 		snprintf(clients, sizeof(clients), ", %zu clients",
 			 c->nclients);
 	if (label_dir)
-		snprintf(v, sizeof(v), "%s (%s)%s: RDMA vs TCP", c->workload,
-			 c->direction, clients);
+		snprintf(v, sizeof(v), "%s (%s)%s: RDMA vs %s", c->workload,
+			 c->direction, clients, rio_res_pair_against_name(c));
 	else
-		snprintf(v, sizeof(v), "%s%s: RDMA vs TCP", c->workload,
-			 clients);
+		snprintf(v, sizeof(v), "%s%s: RDMA vs %s", c->workload, clients,
+			 rio_res_pair_against_name(c));
 	if (lat) {
 		add_phrase(v, sizeof(v), &k, c->p50_ratio, "p50 latency");
 		add_phrase(v, sizeof(v), &k, c->p99_ratio, "p99 latency");
@@ -266,23 +266,31 @@ int rio_derive_verdicts(json_object *doc, const char *caveat)
 				    (void *)caveat);
 }
 
+/* The names of one pair's jobs: its workload, and which TCP it is against
+ * ("tcp", "tcp-nconnect"). */
+struct pairname {
+	const char *workload, *against, *rname, *tname;
+};
+
 static void add_comparison(json_object *arr, const char *host,
-			   const char *workload, const char *rname,
-			   const struct side *r, int rdir, const char *tname,
-			   const struct side *t, int tdir)
+			   const struct pairname *pn, const struct side *r,
+			   int rdir, const struct side *t, int tdir)
 {
 	json_object *c = json_object_new_object();
 	const char *kind = pair_kind(r, rdir, t);
 
 	json_object_object_add(c, "host", json_object_new_string(host));
-	json_object_object_add(c, "workload", json_object_new_string(workload));
+	json_object_object_add(c, "workload",
+			       json_object_new_string(pn->workload));
+	json_object_object_add(c, "against",
+			       json_object_new_string(pn->against));
 	json_object_object_add(c, "direction",
 			       json_object_new_string(rio_fio_dir_name(rdir)));
 	json_object_object_add(c, "tcp_direction",
 			       json_object_new_string(rio_fio_dir_name(tdir)));
 	json_object_object_add(c, "kind", json_object_new_string(kind));
-	json_object_object_add(c, "rdma", side_json(r, rname, rdir));
-	json_object_object_add(c, "tcp", side_json(t, tname, tdir));
+	json_object_object_add(c, "rdma", side_json(r, pn->rname, rdir));
+	json_object_object_add(c, "tcp", side_json(t, pn->tname, tdir));
 	json_object_object_add(c, "bw_ratio",
 			       ratio(sum(r, rdir, BW), sum(t, tdir, BW)));
 	json_object_object_add(c, "iops_ratio",
@@ -311,8 +319,7 @@ static int only_direction(const struct side *s)
 
 /* Adds the pair's comparisons: how many. */
 static int compare_pair(json_object *arr, const char *host,
-			const char *workload, const char *rname,
-			const struct side *r, const char *tname,
+			const struct pairname *pn, const struct side *r,
 			const struct side *t)
 {
 	int rd = only_direction(r), td = only_direction(t), d, n = 0;
@@ -320,7 +327,7 @@ static int compare_pair(json_object *arr, const char *host,
 	for (d = 0; d < RIO_FIO_NDIRS; d++) {
 		if (sum(r, d, BYTES) <= 0 || sum(t, d, BYTES) <= 0)
 			continue;
-		add_comparison(arr, host, workload, rname, r, d, tname, t, d);
+		add_comparison(arr, host, pn, r, d, t, d);
 		n++;
 	}
 	/*
@@ -329,7 +336,7 @@ static int compare_pair(json_object *arr, const char *host,
 	 * when each side moved data one way only, those two are the pair.
 	 */
 	if (!n && rd >= 0 && td >= 0) {
-		add_comparison(arr, host, workload, rname, r, rd, tname, t, td);
+		add_comparison(arr, host, pn, r, rd, t, td);
 		n++;
 	}
 	return n;
@@ -388,23 +395,21 @@ static int pair_hosts(const struct rio_fio_output *fio, const char *rname,
  */
 static void compare_all_clients(json_object *arr,
 				const struct rio_fio_output *fio,
-				const char *workload, const char *rname,
-				const char *tname)
+				const struct pairname *pn)
 {
 	const char **hosts;
 	json_object *names;
 	struct side r, t;
 	int nh, k, i;
 
-	nh = pair_hosts(fio, rname, tname, &hosts);
+	nh = pair_hosts(fio, pn->rname, pn->tname, &hosts);
 	if (nh < 2) {
 		free(hosts);
 		return;
 	}
-	collect_on(fio, hosts, nh, rname, &r);
-	collect_on(fio, hosts, nh, tname, &t);
-	k = compare_pair(arr, RIO_DERIVE_ALL_CLIENTS, workload, rname, &r,
-			 tname, &t);
+	collect_on(fio, hosts, nh, pn->rname, &r);
+	collect_on(fio, hosts, nh, pn->tname, &t);
+	k = compare_pair(arr, RIO_DERIVE_ALL_CLIENTS, pn, &r, &t);
 	while (k-- > 0) {
 		names = json_object_new_array();
 		for (i = 0; i < nh; i++)
@@ -419,10 +424,14 @@ static void compare_all_clients(json_object *arr,
 	free(hosts);
 }
 
+/* The TCP jobs an RDMA job is compared with, in this order: "-<against>". */
+static const char *const against[] = { "tcp", "tcp-nconnect" };
+#define NAGAINST (sizeof(against) / sizeof(against[0]))
+
 /* Entry i's job is an RDMA job first seen there (on its host, or on any
- * host when all): its workload and the TCP job's name, malloc'd. */
+ * host when all): its workload, malloc'd. */
 static int rdma_job_at(const struct rio_fio_output *fio, int i, int all,
-		       char **workload, char **tname)
+		       char **workload)
 {
 	const struct rio_fio_job *e = rio_fio_output_job(fio, i);
 	const char *tr;
@@ -435,44 +444,67 @@ static int rdma_job_at(const struct rio_fio_output *fio, int i, int all,
 	if (!tr || strcmp(tr, "rdma"))
 		return 0;
 	*workload = strndup(e->jobname, wlen);
-	if (!*workload || asprintf(tname, "%s-tcp", *workload) < 0) {
-		free(*workload);
+	return *workload != NULL;
+}
+
+/* Pair k of the RDMA job at entry i: pn, with its TCP job's name
+ * malloc'd; 0 when that cannot be made. */
+static int pairname_of(const struct rio_fio_output *fio, int i,
+		       const char *workload, size_t k, struct pairname *pn,
+		       char **tname)
+{
+	if (asprintf(tname, "%s-%s", workload, against[k]) < 0)
 		return 0;
-	}
+	pn->workload = workload;
+	pn->against = against[k];
+	pn->rname = rio_fio_output_job(fio, i)->jobname;
+	pn->tname = *tname;
 	return 1;
+}
+
+/* The pair pn of host's jobs, on that host alone. */
+static void compare_on_host(json_object *arr, const struct rio_fio_output *fio,
+			    const char *host, const struct pairname *pn)
+{
+	struct side r, t;
+
+	collect(fio, host, pn->rname, &r);
+	collect(fio, host, pn->tname, &t);
+	if (r.n && t.n)
+		compare_pair(arr, host, pn, &r, &t);
+	free(r.e);
+	free(t.e);
 }
 
 json_object *rio_derive_comparisons(const struct rio_fio_output *fio)
 {
 	json_object *arr = json_object_new_array();
-	int i, n = rio_fio_output_njobs(fio);
-	const struct rio_fio_job *e;
+	int i, all, n = rio_fio_output_njobs(fio);
 	char *workload, *tname;
-	struct side r, t;
+	struct pairname pn;
+	size_t k;
 
-	/* Walk the RDMA jobs in fio's order so the output order is stable. */
-	for (i = 0; i < n; i++) {
-		if (!rdma_job_at(fio, i, 0, &workload, &tname))
-			continue;
-		e = rio_fio_output_job(fio, i);
-		collect(fio, e->host, e->jobname, &r);
-		collect(fio, e->host, tname, &t);
-		if (r.n && t.n)
-			compare_pair(arr, e->host, workload, e->jobname, &r,
-				     tname, &t);
-		free(r.e);
-		free(t.e);
-		free(tname);
-		free(workload);
-	}
-	/* Then the sums of the pairs that several hosts ran. */
-	for (i = 0; i < n; i++) {
-		if (!rdma_job_at(fio, i, 1, &workload, &tname))
-			continue;
-		compare_all_clients(arr, fio, workload,
-				    rio_fio_output_job(fio, i)->jobname, tname);
-		free(tname);
-		free(workload);
+	/* The RDMA jobs in fio's order so the output order is stable: each
+	 * host's own pairs first, then the sums of those several hosts ran. */
+	for (all = 0; all < 2; all++) {
+		for (i = 0; i < n; i++) {
+			if (!rdma_job_at(fio, i, all, &workload))
+				continue;
+			for (k = 0; k < NAGAINST; k++) {
+				if (!pairname_of(fio, i, workload, k, &pn,
+						 &tname))
+					continue;
+				if (all)
+					compare_all_clients(arr, fio, &pn);
+				else
+					compare_on_host(
+						arr, fio,
+						rio_fio_output_job(fio, i)->host,
+						&pn);
+				free(tname);
+			}
+			free(workload);
+		}
 	}
 	return arr;
 }

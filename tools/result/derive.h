@@ -15,7 +15,8 @@ struct rio_res_pair;
  * The result's "comparisons": for each host and workload that has both a
  * "<workload>-rdma" and a "<workload>-tcp" job, and each direction both
  * moved data in, bandwidth and IOPS (summed over the job's entries) side by
- * side with their RDMA/TCP ratio and completion latency percentiles. Then,
+ * side with their RDMA/TCP ratio and completion latency percentiles; the
+ * same against "<workload>-tcp-nconnect" ("against": which TCP). Then,
  * for each such pair that two or more hosts ran (several fio --client hosts
  * at once), the same over all of them: host RIO_DERIVE_ALL_CLIENTS, the
  * hosts' names in "clients".

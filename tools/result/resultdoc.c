@@ -208,6 +208,7 @@ static int pair_of(struct rio_arena *a, struct rio_res_pair *p, json_object *c)
 	if (strv_of(a, rio_json_get(c, "clients"), &p->clients, &p->nclients))
 		return -ENOMEM;
 	p->workload = rio_json_str(c, "workload");
+	p->against = rio_json_str(c, "against") ?: "tcp";
 	p->kind = rio_json_str(c, "kind");
 	p->verdict = rio_json_str(c, "verdict");
 	p->direction = rio_json_str(c, "direction");
@@ -293,11 +294,12 @@ static int settings_of(struct rio_arena *a, struct rio_res_check *c,
 
 	if (!set)
 		return 0;
-	c->settings = v = rio_arena_calloc(a, 2, sizeof(*v));
+	c->settings = v = rio_arena_calloc(a, RIO_RES_NFAIR, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	fair_side_of(&v[0], rio_json_get(set, "rdma"));
 	fair_side_of(&v[1], rio_json_get(set, "tcp"));
+	fair_side_of(&v[2], rio_json_get(set, "tcp_nconnect"));
 	return 0;
 }
 
@@ -516,6 +518,7 @@ static int same_pair(const struct rio_res_pair *a, const struct rio_res_pair *b)
 {
 	return rio_streq_or_null(a->host, b->host) &&
 	       rio_streq_or_null(a->workload, b->workload) &&
+	       rio_streq(a->against, b->against) &&
 	       rio_streq_or_null(a->direction, b->direction) &&
 	       rio_streq_or_null(a->tcp_direction, b->tcp_direction);
 }
@@ -560,8 +563,19 @@ int rio_resultdoc_pair_is_one_of_several(const struct rio_resultdoc *rd,
 
 	for (i = 0; i < rd->npairs; i++)
 		n += rio_streq(rd->pairs[i].workload, p->workload) &&
-		     rio_streq(rd->pairs[i].host, p->host);
+		     rio_streq(rd->pairs[i].host, p->host) &&
+		     rio_streq(rd->pairs[i].against, p->against);
 	return n > 1;
+}
+
+int rio_res_pair_is_nconnect(const struct rio_res_pair *p)
+{
+	return rio_streq(p->against, "tcp-nconnect");
+}
+
+const char *rio_res_pair_against_name(const struct rio_res_pair *p)
+{
+	return rio_res_pair_is_nconnect(p) ? "TCP nconnect" : "TCP";
 }
 
 const struct rio_res_pair *

@@ -91,9 +91,11 @@ struct rio_res_host_ratio {
 	struct rio_res_ratio ratio;
 };
 
-/* comparisons[i]: a workload's RDMA job against its TCP job. */
+/* comparisons[i]: a workload's RDMA job against one of its TCP jobs:
+ * against is "tcp" (also for a result from before it was said) or
+ * "tcp-nconnect", and tcp that job's side. */
 struct rio_res_pair {
-	const char *host, *workload, *kind, *verdict;
+	const char *host, *workload, *against, *kind, *verdict;
 	/* The hosts an "all clients" pair sums; none for one host's. */
 	const char **clients;
 	size_t nclients;
@@ -123,18 +125,22 @@ struct rio_res_baseline {
 	} over_rounds;
 };
 
-/* One side of an NFS comparison (checks[].settings.rdma, .tcp): its
- * mount, export and server; a number it lacks is 0. */
+/* One side of an NFS comparison (checks[].settings.rdma, .tcp,
+ * .tcp_nconnect): its mount, export and server; a number it lacks is 0, a
+ * side the check lacks has no jobname. */
 struct rio_res_fair_side {
 	const char *jobname, *host, *source, *mountpoint, *proto, *vers;
 	const char *server, *export, *export_sync;
 	int rsize, wsize, nconnect, timeo, nfsd_threads, depth;
 };
 
+enum { RIO_RES_NFAIR = 3 };
+
 /* checks[i]: one check of the run. */
 struct rio_res_check {
 	const char *name, *status, *message, *host;
-	/* a fairness check's settings, RDMA then TCP; NULL for none */
+	/* a fairness check's settings, RIO_RES_NFAIR of them: RDMA, TCP,
+	 * TCP nconnect; NULL for none */
 	const struct rio_res_fair_side *settings;
 	const char *const *causes; /* likely_causes */
 	size_t ncauses;
@@ -185,7 +191,7 @@ const struct rio_res_pair *rio_resultdoc_pair(const struct rio_resultdoc *rd,
 					      size_t i);
 /*
  * A job is the same job in another result or round when its host and job
- * name are; a pair when its host, workload and directions are. numjobs
+ * name are; a pair when its host, workload, TCP side and directions are. numjobs
  * without group_reporting repeats a job, so the occ-th (0-based) of them
  * is matched with the occ-th: occurrence says how many entries before
  * entry i are the same, find the occ-th like like (NULL when none).
@@ -194,12 +200,19 @@ int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i);
 const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
 						 const struct rio_res_job *like,
 						 int occ);
+/* What a person calls the TCP side of p: "TCP", "TCP nconnect". */
+const char *rio_res_pair_against_name(const struct rio_res_pair *p);
+
+/* Whether p is against TCP with several connections ("tcp-nconnect"). */
+int rio_res_pair_is_nconnect(const struct rio_res_pair *p);
+
 /* Whether host ran pair p's jobs: its host, or one an "all clients" pair
  * sums. */
 int rio_res_pair_ran_on(const struct rio_res_pair *p, const char *host);
 int rio_resultdoc_pair_occurrence(const struct rio_resultdoc *rd, size_t i);
-/* Whether rd pairs p's workload on p's host more than once (a mixed job's
- * read and write): its verdicts and tables then name p's direction. */
+/* Whether rd pairs p's workload on p's host against p's TCP more than once
+ * (a mixed job's read and write): its verdicts and tables then name p's
+ * direction. */
 int rio_resultdoc_pair_is_one_of_several(const struct rio_resultdoc *rd,
 					 const struct rio_res_pair *p);
 const struct rio_res_pair *

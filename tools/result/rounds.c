@@ -29,7 +29,8 @@ double rio_rounds_num(json_object *o, const char *path)
 }
 
 static const char *const result_keys[] = { "host", "jobname", NULL };
-static const char *const pair_keys[] = { "host", "workload", "direction",
+static const char *const pair_keys[] = { "host",	  "workload",
+					 "against",	  "direction",
 					 "tcp_direction", NULL };
 static const char *const baseline_keys[] = { "name", NULL };
 

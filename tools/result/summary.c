@@ -23,6 +23,10 @@ const char *rio_summary_transport(const char *jobname, size_t *workload_len)
 		*workload_len = n - 4;
 		return "tcp";
 	}
+	if (n > 13 && !strcmp(jobname + n - 13, "-tcp-nconnect")) {
+		*workload_len = n - 13;
+		return "tcp-nconnect";
+	}
 	return NULL;
 }
 

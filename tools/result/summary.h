@@ -10,9 +10,11 @@ struct rio_fio_job;
 struct rio_fio_output;
 
 /*
- * Naming convention for pairing jobs: a jobname ending in "-rdma" or "-tcp"
- * is that transport's run of the workload named by the rest. Returns
- * "rdma", "tcp" or NULL, and the length of the workload part.
+ * Naming convention for pairing jobs: a jobname ending in "-rdma", "-tcp"
+ * or "-tcp-nconnect" (NFS over TCP with several connections: a mount with
+ * nconnect=) is that transport's run of the workload named by the rest.
+ * Returns "rdma", "tcp", "tcp-nconnect" or NULL, and the length of the
+ * workload part.
  */
 const char *rio_summary_transport(const char *jobname, size_t *workload_len);
 
