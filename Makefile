@@ -94,7 +94,7 @@ test: ensure-deps
 # The settings reach the scripts through the environment (target-specific
 # exports), never as text of a recipe: a SERVER holding shell syntax would
 # otherwise run in make's shell, as root, before the script could refuse it.
-DEMO_VARS = LAB HOSTS DEV SERVER SERVER_IP SERVER_DIR CLIENTS
+DEMO_VARS = LAB HOSTS DEV SERVER SERVER_IP SERVER_IP2 SERVER_DIR CLIENTS
 $(foreach v,$(DEMO_VARS),$(eval demo: export $(v) := $$($(v))))
 demo: export DEMO_FULL = $(FULL)
 demo: export DEMO_ASYNC = $(ASYNC)

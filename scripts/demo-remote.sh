@@ -346,6 +346,8 @@ demo:   fix: put rdmaio's checkout there at $(dirname "$(dirname "$engine_missin
 # hosts or more) fio --server on a unix socket in a root-only folder (fio's
 # protocol has no authentication: it never listens on the network). It needs none of the
 # jobs' variables: fio's client expands them here before it sends a job.
+# With ip2 (the address the TCP nconnect mounts go by), the server must hold
+# it; in the lab (add2=1) the script adds it beside ip1, on ip1's device.
 # It checks before it changes anything, and prints one line per thing it
 # made, as soon as it made it, so that a failure half-way still undoes the
 # rest.
@@ -354,6 +356,17 @@ demo_server_script() {
 	cat <<'SH'
 set -eu
 dir=$1 clients=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7 subdirs=$8
+ip1=$9 ip2=${10} add2=${11}
+held() { ip -o addr show | awk '{ sub("/.*", "", $4); print $4 }' | grep -qxF "$1"; }
+# ip1's device and prefix length: "eth0 24".
+dev1=$(ip -o addr show | awk -v a="$ip1" '{ split($4, p, "/") } p[1] == a { print $2 " " p[2]; exit }')
+if [ -n "$ip2" ] && held "$ip2"; then
+	add2=0
+elif [ -n "$ip2" ] && { [ "$add2" != 1 ] || [ -z "$dev1" ]; }; then
+	echo "demo: SERVER_IP2 $ip2 is not an address of $(hostname) (its addresses: $(ip -o addr show | awk '{ sub("/.*", "", $4); printf "%s ", $4 }'))" >&2
+	echo "demo:   fix: give an address the server holds on the RDMA link's network, other than $ip1; or leave SERVER_IP2 out (the demo then runs without NFS over TCP with nconnect)" >&2
+	exit 1
+fi
 threads=$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)
 ports=$(tr '\n' ' ' 2>/dev/null </proc/fs/nfsd/portlist || :)
 # A running nfsd is used as it is and left running: the kernel cannot drop
@@ -367,6 +380,10 @@ if [ "$threads" != 0 ] || [ -n "$ports" ]; then
 fi
 rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
+if [ -n "$ip2" ] && [ "$add2" = 1 ]; then
+	ip addr add "$ip2/${dev1#* }" dev "${dev1% *}"
+	echo "addr=$ip2/${dev1#* } ${dev1% *}"
+fi
 cat /var/lib/nfs/etab >"$rdir/etab" 2>/dev/null || :
 echo "etab=$rdir/etab"
 if [ ! -d /srv ]; then
@@ -417,7 +434,9 @@ demo_host_made() {
 	rdir=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
 	etab=*) [[ $v =~ ^/run/rdmaio-demo\.[A-Za-z0-9]+/etab$ ]] ;;
 	folder=* | tmpfs=* | export=*) [[ $v =~ ^/srv/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
-	mkdir=* | mount=*) [ "$v" = "$RDMAIO_NFS_RDMA_DIR" ] || [ "$v" = "$RDMAIO_NFS_TCP_DIR" ] ;;
+	mkdir=* | mount=*) [ "$v" = "$RDMAIO_NFS_RDMA_DIR" ] || [ "$v" = "$RDMAIO_NFS_TCP_DIR" ] ||
+		[ "$v" = "$RDMAIO_NFS_TCPN_DIR" ] ;;
+	addr=*) [[ $v =~ ^[0-9A-Fa-f.:]+/[0-9]+\ [A-Za-z0-9_.@-]+$ ]] ;;
 	fio=*) [[ $v =~ ^[1-9][0-9]*$ ]] ;;
 	*) true ;;
 	esac || demo_die "the set-up of ${host:-this host} printed '$2', which is not what it makes"
@@ -429,6 +448,7 @@ demo_host_made() {
 	etab=*) demo_push_remote_undo "$host" demo_restore_exports "$v" ;;
 	nfsd=started) demo_push_remote_undo "$host" "$DEMO_SERVER_DIR/build/nfsrdma" server stop ;;
 	srv=/srv) demo_push_remote_undo "$host" rmdir /srv ;;
+	addr=*) demo_push_remote_undo "$host" ip addr del "${v% *}" dev "${v#* }" ;;
 	folder=*)
 		demo_export=$v
 		demo_push_remote_undo "$host" rm -rf --one-file-system -- "$v"
@@ -461,7 +481,8 @@ demo_server_setup() {
 	# A uuid fsid cannot collide with the server's own exports' numbers.
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	out=$(demo_server_script | demo_remote_sh "${DEMO_SERVER:-}" "$DEMO_SERVER_DIR" "$clients" \
-		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio" "$subdirs") || rc=$?
+		"$fsid" "${RDMAIO_LAB:-0}" "$demo_export_write" "$copy" "$fio" "$subdirs" \
+		"$RDMAIO_SERVER_IP" "$demo_ip2" "$demo_add_ip2") || rc=$?
 	demo_host_undos "${DEMO_SERVER:-}" "$out" $rc "${DEMO_SERVER:-this host}"
 	[ "$fio" = 1 ] || return 0
 	demo_forward "$DEMO_SERVER"
@@ -485,18 +506,19 @@ demo_io_opts() {
 	}' /proc/mounts
 }
 
-# A client host other than this one, in one script: the two mount points
+# A client host other than this one, in one script: the mount points
 # (unless they are there), the export (or its folder for this client)
-# mounted over RDMA and over TCP, and fio --server on a unix socket in a
-# root-only folder, as on the server.
+# mounted over RDMA and over TCP, and with src2 (the same by the server's
+# second address) over TCP with nconnect, and fio --server on a unix socket
+# in a root-only folder, as on the server.
 demo_client_script() {
 	demo_remote_helpers
 	cat <<'SH'
 set -eu
-dir=$1 src=$2 rdma=$3 tcp=$4
+dir=$1 src=$2 rdma=$3 tcp=$4 src2=$5 tcpn=$6
 rdir=$(mktemp -d /run/rdmaio-demo.XXXXXX)
 echo "rdir=$rdir"
-for d in "$rdma" "$tcp"; do
+for d in "$rdma" "$tcp" ${src2:+"$tcpn"}; do
 	[ -e "$d" ] && continue
 	mkdir "$d"
 	echo "mkdir=$d"
@@ -506,16 +528,30 @@ echo "mount=$rdma"
 io=$(demo_io_opts "$rdma")
 "$dir/build/nfsrdma" mount "$src" "$tcp" --proto tcp --vers 3 ${io:+-o "$io"} >/dev/null
 echo "mount=$tcp"
+if [ -n "$src2" ]; then
+	"$dir/build/nfsrdma" mount "$src2" "$tcpn" --proto tcp --vers 3 \
+		--nconnect 8 ${io:+-o "$io"} >/dev/null
+	echo "mount=$tcpn"
+fi
 demo_start_fio "$rdir"
 SH
 }
 
-# HOST SOURCE: mounts SOURCE (the server's ADDRESS:FOLDER) on HOST and
+# FILE: the job file without its -tcp-nconnect sections: for a server with
+# one address, where a TCP mount with nconnect would share the plain TCP
+# mount's single connection.
+demo_two_transports() {
+	awk '/^[[:space:]]*\[/ { skip = ($0 ~ /-tcp-nconnect\][[:space:]]*$/) } !skip' "$1"
+}
+
+# HOST SOURCE SOURCE2: mounts SOURCE (the server's ADDRESS:FOLDER) on HOST,
+# and SOURCE2 (by its second address; none: no TCP nconnect mount), and
 # starts its fio --server, forwarded here (demo_sock).
 demo_client_setup() {
 	local out rc=0
 	out=$(demo_client_script | demo_remote_sh "$1" "$DEMO_SERVER_DIR" "$2" \
-		"$RDMAIO_NFS_RDMA_DIR" "$RDMAIO_NFS_TCP_DIR") || rc=$?
+		"$RDMAIO_NFS_RDMA_DIR" "$RDMAIO_NFS_TCP_DIR" "$3" \
+		"$RDMAIO_NFS_TCPN_DIR") || rc=$?
 	demo_host_undos "$1" "$out" $rc "client $1"
 	demo_forward "$1"
 }

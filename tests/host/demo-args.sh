@@ -76,6 +76,38 @@ refused "SERVER_IP that begins with '-'" "^demo: SERVER_IP '-1' begins with '-'"
 	env LAB=0 SERVER=host-b SERVER_IP=-1 "$repo/scripts/demo"
 refused "SERVER_IP that is a name, not an address" "^demo: SERVER_IP 'host-b' is no IPv4 or IPv6 address" \
 	env LAB=0 SERVER=host-b SERVER_IP=host-b "$repo/scripts/demo"
+refused "SERVER_IP2 with a newline and a fio option after it" \
+	"^demo: SERVER_IP2 \\$'192.0.2.11\\\\nexec_prerun=touch [^']*' holds a blank or a control" \
+	env LAB=0 SERVER=host-b SERVER_IP2=$'192.0.2.11\nexec_prerun=touch '"$pwned" "$repo/scripts/demo"
+refused "SERVER_IP2 that is a name, not an address (demo-run)" \
+	"^demo: SERVER_IP2 'host-c' is no IPv4 or IPv6 address" \
+	env HOSTS=2 DEMO_SERVER=host-b RDMAIO_SERVER_IP2=host-c "$repo/scripts/demo-run"
+refused "SERVER_IP2 that is SERVER_IP: no second NFS client" \
+	"^demo: SERVER_IP2 192.0.2.10 is SERVER_IP: the TCP nconnect mounts need a second address of the server" \
+	env HOSTS=2 DEMO_SERVER=host-b RDMAIO_SERVER_IP=192.0.2.10 RDMAIO_SERVER_IP2=192.0.2.10 "$repo/scripts/demo-run"
+# Without a second address the NFS files run without their -tcp-nconnect
+# jobs: what is left is every other section as it was, and fio takes it
+# with RDMAIO_NFS_TCPN_DIR unset (a job naming it would be dropped).
+two() { # FILE
+	# shellcheck source=scripts/demo-remote.sh
+	. scripts/demo-remote.sh
+	demo_two_transports "$1" >"$tmp/two.fio" || return 1
+	python3 - "$1" "$tmp/two.fio" <<'PY' || return 1
+import re, sys
+text = open(sys.argv[1]).read()
+parts = re.split(r"(?m)^(?=\[)", text)
+want = "".join(p for p in parts if not re.match(r"\[[^]]*-tcp-nconnect\]", p))
+got = open(sys.argv[2]).read()
+assert got == want and "-tcp]" in got and "nconnect]" not in got, got
+PY
+	env -u RDMAIO_NFS_TCPN_DIR RDMAIO_NFS_RDMA_DIR=/tmp RDMAIO_NFS_TCP_DIR=/tmp \
+		RDMAIO_NFS_SIZE=1m RDMAIO_RUNTIME=1 fio --parse-only "$tmp/two.fio"
+}
+check "jobs/nfs/seq.fio without its -tcp-nconnect jobs, as fio takes it" two jobs/nfs/seq.fio
+check "jobs/nfs/rand4k.fio without its -tcp-nconnect jobs, as fio takes it" two jobs/nfs/rand4k.fio
+check_fails "... which fio refuses whole (RDMAIO_NFS_TCPN_DIR unset)" 1 "failed parsing directory=\\\$\\{RDMAIO_NFS_TCPN_DIR\\}" \
+	env -u RDMAIO_NFS_TCPN_DIR RDMAIO_NFS_RDMA_DIR=/tmp RDMAIO_NFS_TCP_DIR=/tmp \
+	RDMAIO_NFS_SIZE=1m RDMAIO_RUNTIME=1 fio --parse-only jobs/nfs/seq.fio
 refused "SERVER_DIR with shell syntax" \
 	"^demo: SERVER_DIR '/opt/rdmaio;id' holds ';', which the server's shell would read as syntax .*: the demo takes only letters, digits and / . _ \+ , @ = - in it" \
 	env LAB=0 SERVER=host-b SERVER_DIR='/opt/rdmaio;id' "$repo/scripts/demo"

@@ -11,7 +11,9 @@
 # /srv/rdmaio-demo of the server's own (in /etc/exports and from
 # `exportfs -o`), the demo stopped while it runs, and the demo itself with
 # short runtimes on a running nfsd: a valid result with both hosts'
-# environments, every RDMA/TCP pair, the targets on the server, no loopback
+# environments, every RDMA/TCP pair (each NFS workload against TCP and TCP
+# nconnect=8, the latter by the server's second address, which the demo
+# adds and removes), the targets on the server, no loopback
 # flagged, the scp baseline, every ssh and scp with -- before the host, and
 # both hosts as they were before, that export and nfsd included.
 set -u
@@ -48,6 +50,7 @@ state() {
 		echo "nfsd: threads $(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0), listeners $(tr "\n" " " 2>/dev/null </proc/fs/nfsd/portlist)"
 		echo "folders:"; find /srv /run -maxdepth 2 \( -path "/srv*" -o -name "rdmaio-demo*" \) -printf "%p %m %s\n" | sort
 		echo "mounts:"; grep -E " (/srv|/run/rdmaio-demo)" /proc/mounts
+		echo "addresses:"; ip -o addr show | awk "{ print \$2, \$4 }"
 		echo "processes:"; procs'
 	echo "client:"
 	echo "nfs mounts:"
@@ -264,6 +267,11 @@ assert hosts["client"]["host"] == "lab-client" and hosts["client"]["local"], hos
 pairs = {c["workload"] for c in d["comparisons"]}
 want = {"rtt", "seq-write", "seq-read", "rand-read", "rand-write", "randrw"}
 assert want <= pairs, pairs
+# Each NFS workload against both TCP mounts, each side its own job.
+nfs = want - {"rtt"}
+three = {(c["workload"], c["against"]) for c in d["comparisons"] if c["workload"] in nfs}
+assert three == {(w, a) for w in nfs for a in ("tcp", "tcp-nconnect")}, three
+assert all(c["tcp"]["jobname"] == c["workload"] + "-" + c["against"] for c in d["comparisons"])
 on = {r["jobname"]: r["host"] for r in d["results"]}
 assert on["bw-target-send"] == on["rtt-tcp-server"] == "lab-server", on
 assert on["write-bw"] == on["seq-read-tcp"] == "lab-client", on
@@ -307,12 +315,16 @@ assert b["argv"][b["argv"].index(src[0]) - 1] == "--", b["argv"]
 assert sorted(h["host"] for h in b["host_cpu"]) == names, b["host_cpu"]
 print("# scp: %d bytes in %.2f s, %.1f MiB/s" % (b["bytes"], b["elapsed_s"], b["bw_bytes"] / 2**20))
 PY
-check "the report opens with the verdicts" \
-	bash -c "build/rdmaio report '$DEMO_RESULT' >'$tmp/report.md'; head -n 12 '$tmp/report.md';
-		head -n 12 '$tmp/report.md' | grep -q '^- seq-write: RDMA vs TCP ' &&
+check "the report opens with the verdicts, RDMA against both TCP mounts first" \
+	bash -c "build/rdmaio report '$DEMO_RESULT' >'$tmp/report.md'; head -n 20 '$tmp/report.md';
+		head -n 3 '$tmp/report.md' | grep -Eq '^- seq-write: RDMA [0-9.]+x TCP, [0-9.]+x TCP nconnect=8 in bandwidth$' &&
+		head -n 20 '$tmp/report.md' | grep -q '^- seq-write: RDMA vs TCP ' &&
 		grep -q '^- against scp (one file, 4.00 MiB in ' '$tmp/report.md' &&
 		grep -q '^| scp (--baseline) | ' '$tmp/report.md'"
-check "each NFS pair's fairness check passes: the sides differ only in the transport" \
+check "the report's three-way table and lines hold the result's figures" \
+	python3 tests/tools/result-tool.py three "$tmp/report.md" "$DEMO_RESULT" "TCP nconnect=8"
+sed -n '/^RDMA against both TCP mounts/,/^$/p' "$tmp/report.md" | sed 's/^/# /'
+check "each NFS workload's fairness check passes: the sides differ only in the transport" \
 	python3 - "$DEMO_RESULT" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -320,20 +332,25 @@ nfs = sorted(set(c["workload"] for c in d["comparisons"] if c["workload"].starts
 fair = [c for c in d["checks"] if c["name"] == "fairness"]
 assert nfs and sorted(c["settings"]["rdma"]["jobname"][:-5] for c in fair) == nfs, (nfs, fair)
 for c in fair:
-    r, t = c["settings"]["rdma"], c["settings"]["tcp"]
+    r, t, n = (c["settings"][k] for k in ("rdma", "tcp", "tcp_nconnect"))
     assert c["status"] == "pass", c
-    assert (r["proto"], t["proto"]) == ("rdma", "tcp") and r["source"] == t["source"], c
-    # The TCP mount took the RDMA mount's sizes (512 KiB on Soft-RoCE).
-    assert r["rsize"] == t["rsize"] and r["wsize"] == t["wsize"], c
+    assert (r["proto"], t["proto"], n["proto"]) == ("rdma", "tcp", "tcp") and r["source"] == t["source"], c
+    # nconnect=8 by the server's second address: a client of its own.
+    assert t["nconnect"] is None and n["nconnect"] == 8, c
+    assert n["source"] == "198.18.0.11:" + r["source"].split(":", 1)[1] and n["server"] == "lab-server", c
+    # The TCP mounts took the RDMA mount's sizes (512 KiB on Soft-RoCE).
+    assert r["rsize"] == t["rsize"] == n["rsize"] and r["wsize"] == t["wsize"] == n["wsize"], c
     # nfsd is the server's own here, with the test's threads.
     assert r["server"] == "lab-server" and r["nfsd_threads"] > 0 and r["export_sync"] == "sync", c
     # fio's client mode printed no options for most jobs: the job file's.
     assert r["depth"] in (128, 512), c
 print("# " + fair[0]["message"])
 PY
-check "the report shows the two mounts' settings side by side" \
-	bash -c "build/rdmaio report '$DEMO_RESULT' | sed -n '/^## NFS settings side by side/,/^Fairness/p' | tee /dev/stderr |
-		grep -Eq '^\| rsize \| ([0-9]+) \| \1 \|$'"
+check "the report shows the three mounts' settings side by side" \
+	bash -c "sed -n '/^## NFS settings side by side/,/^Fairness/p' '$tmp/report.md' | tee /dev/stderr |
+		grep -Eq '^\| rsize \| ([0-9]+) \| \1 \| \1 \|$' &&
+		grep -q '^| setting | RDMA | TCP | TCP nconnect |$' '$tmp/report.md' &&
+		grep -q '^| nconnect | 1 | 1 | 8 |$' '$tmp/report.md'"
 check "the chart draws, as a PNG" build/rdmaio report "$DEMO_RESULT" --plot "$tmp/demo.png"
 check "the report says where each part ran" \
 	bash -c "build/rdmaio report '$DEMO_RESULT' | grep -q '^- fio client/server mode: server jobs on lab-server (sock:'"

@@ -116,7 +116,7 @@ check "client: NFS/RDMA over IPv6" roundtrip "[$srv6]:/" rdma f.rdma6
 # keeps one per server address, port, protocol and version, with the first
 # mount's connections (nfsrdma mount refuses the second otherwise). A second
 # address of the server gives the nconnect=8 mount its own.
-srv2=198.18.0.11
+srv2=$RDMAIO_LAB_SPARE_IP
 second_addr() { S sh -c "ip addr $1 $srv2/24 dev \$RDMAIO_NETDEV"; }
 side_by_side() {
 	local xprts

@@ -241,6 +241,7 @@ traces() {
 }
 # shellcheck disable=SC2016 # for the guests' sh
 probe='grep -hE "rdmaio-demo|/mnt/rdmaio-" /proc/mounts /var/lib/nfs/etab 2>/dev/null
+	ip -o addr show | grep -F " '"$RDMAIO_LAB_SPARE_IP"'/"
 	ls -d /run/rdmaio-demo.* /srv/rdmaio-demo.* /mnt/rdmaio-* 2>/dev/null
 	ps -eo args= | grep "^fio --server"
 	echo "nfsd threads: $(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)"'
@@ -283,11 +284,14 @@ assert sorted(r["env"]["host"]["hostname"] for r in d["remote_hosts"]) == [
 on = sorted({(r["host"], r["jobname"]) for r in d["results"]})
 want = sorted([("lab-server", "fanin-target")] + [
     (h, j) for h in ("lab-client", "lab-client3")
-    for j in ("fanin-write", "seq-read-rdma", "seq-read-tcp", "seq-write-rdma", "seq-write-tcp")])
+    for j in ("fanin-write", "seq-read-rdma", "seq-read-tcp", "seq-read-tcp-nconnect",
+              "seq-write-rdma", "seq-write-tcp", "seq-write-tcp-nconnect")])
 assert on == want, on
 assert all(r["error"] == 0 for r in d["results"]), d["results"]
-alls = sorted(c["workload"] for c in d["comparisons"] if c["host"] == "all clients")
-assert alls == ["seq-read", "seq-write"], alls
+# Each workload against both TCP mounts, summed over the clients (each
+# client mounted TCP nconnect=8 by the server's second address).
+alls = sorted((c["workload"], c["against"]) for c in d["comparisons"] if c["host"] == "all clients")
+assert alls == [(w, a) for w in ("seq-read", "seq-write") for a in ("tcp", "tcp-nconnect")], alls
 for c in d["comparisons"]:
     if c["host"] == "all clients":
         assert ", 2 clients: RDMA vs TCP" in c["verdict"], c["verdict"]
