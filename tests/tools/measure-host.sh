@@ -52,6 +52,15 @@ check "report has the copy beside the sequential reads" \
 		grep -Eq '^\| seq-read over NFS/RDMA \(fio: seq-read-rdma\) \| (79|80)\.[0-9] MiB/s \| ' base.md"
 check "... and a verdict against it" \
 	grep -Eq '^- against cp \(one file, 16\.0 MiB in [0-9.]+ m?s: [0-9.]+ [KMG]iB/s\): seq-read over NFS/RDMA [0-9.]+x cp.s bandwidth, over NFS/TCP [0-9.]+x$' base.md
+# With a -tcp-nconnect job too: RDMA's row and phrase once, then each TCP's.
+{ cat pair.fio; printf '[seq-read-tcp-nconnect]\nrw=read\nstonewall\n'; } >three.fio
+"$rdmaio" run -o base3.json --baseline "cp=cp $tmp/data %o" three.fio >/dev/null 2>&1
+"$rdmaio" report base3.json >base3.md 2>&1
+check "against a copy, RDMA is said once beside both TCP mounts" \
+	bash -c "grep -Eq '^- against cp .*: seq-read over NFS/RDMA [0-9.]+x cp.s bandwidth, over NFS/TCP [0-9.]+x, over NFS/TCP nconnect [0-9.]+x$' base3.md &&
+		test \"\$(grep -c '^| seq-read over NFS/RDMA ' base3.md)\" = 1 &&
+		grep -q '^| seq-read over NFS/TCP (fio: seq-read-tcp) |' base3.md &&
+		grep -q '^| seq-read over NFS/TCP nconnect (fio: seq-read-tcp-nconnect) |' base3.md"
 printf '[global]\nioengine=psync\nfilename=%s/data\nsize=16m\ntime_based\nruntime=200ms\n[seq-read-rdma]\nrw=read\n' "$tmp" >tiny.fio
 check_fails "a baseline that fails: exit 1" 1 "baseline no: 'false %o' exited 1 \(run it by hand" \
 	"$rdmaio" run -o fail.json --baseline "no=false %o" --baseline "cp=cp $tmp/data %o" tiny.fio

@@ -28,6 +28,26 @@ static bool read_against(const struct rio_resultdoc *rd,
 	       (!c->host || !here || !strcmp(c->host, here));
 }
 
+/* Whether c is against TCP nconnect beside a pair of its against plain
+ * TCP, which has the same RDMA side: that side is said once, there. */
+static bool rdma_said_before(const struct rio_resultdoc *rd,
+			     const struct rio_res_pair *c)
+{
+	struct rio_res_pair like;
+
+	if (!rio_res_pair_is_nconnect(c))
+		return false;
+	like = *c;
+	like.against = "tcp";
+	return rio_resultdoc_pair_find(rd, &like, 0) != NULL;
+}
+
+/* "NFS/TCP", "NFS/TCP nconnect" */
+static const char *tcp_name(const struct rio_res_pair *c)
+{
+	return rio_res_pair_is_nconnect(c) ? "NFS/TCP nconnect" : "NFS/TCP";
+}
+
 /* "16.0 MiB in 1.20 s" */
 static void fmt_copy(char *buf, size_t n, const struct rio_res_baseline *b)
 {
@@ -62,10 +82,13 @@ static void verdict(const struct rio_resultdoc *rd,
 			continue;
 		rio_units_ratio(r, c->rdma.bw_bytes / b->bw_bytes);
 		rio_units_ratio(t, c->tcp.bw_bytes / b->bw_bytes);
-		fprintf(out,
-			"%s%s over NFS/RDMA %s %s's bandwidth, over NFS/TCP %s",
-			sep, rio_cell_str(c->workload), r,
-			rio_cell_str(b->name), t);
+		if (rdma_said_before(rd, c))
+			fprintf(out, ", over %s %s", tcp_name(c), t);
+		else
+			fprintf(out,
+				"%s%s over NFS/RDMA %s %s's bandwidth, over %s %s",
+				sep, rio_cell_str(c->workload), r,
+				rio_cell_str(b->name), tcp_name(c), t);
 		sep = "; ";
 	}
 	fprintf(out, "%s",
@@ -183,8 +206,8 @@ static void side_row(const struct table *t, const struct rio_res_pair *c,
 	int k;
 
 	rio_units_ratio(r, s->bw_bytes / t->ref);
-	fprintf(out, "| %s over NFS/%s (fio: %s) |", rio_cell_str(c->workload),
-		tcp ? "TCP" : "RDMA", rio_cell_str(s->jobname));
+	fprintf(out, "| %s over %s (fio: %s) |", rio_cell_str(c->workload),
+		tcp ? tcp_name(c) : "NFS/RDMA", rio_cell_str(s->jobname));
 	cell_bw(s->bw_bytes, &sp->bw_bytes, t->gbit, out);
 	fprintf(out, " %s | - |", r);
 	cell_cpu(s->fio_cpu_per_gib_s, out);
@@ -255,7 +278,8 @@ void rio_report_baselines_table(const struct rio_resultdoc *rd, int gbit,
 		c = rio_resultdoc_pair(rd, i);
 		if (!read_against(rd, c))
 			continue;
-		side_row(&t, c, 0, out);
+		if (!rdma_said_before(rd, c))
+			side_row(&t, c, 0, out);
 		side_row(&t, c, 1, out);
 	}
 	fprintf(out, "\n");
