@@ -328,8 +328,9 @@ static int run_prepare(const struct rio_args *a, struct run *r)
 	if (!r->out || !r->srv ||
 	    rio_outfile_check(r->out, "rdmaio-result/", "an rdmaio result",
 			      a->force, r->jf, r->njf) ||
-	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) || place_numa(a, r) ||
-	    start_local(a, r->hosts, r->nhosts, r->srv))
+	    rio_jobfiles_record(r->jf, r->njf, &r->jobs) ||
+	    (!a->fio_json && rio_jobfiles_check_env(r->jf, r->njf)) ||
+	    place_numa(a, r) || start_local(a, r->hosts, r->nhosts, r->srv))
 		return 1;
 	ret = remote_hosts(a, r->hosts, r->nhosts, &r->in.remote_hosts);
 	if (ret || a->fio_json)

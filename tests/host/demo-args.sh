@@ -87,7 +87,7 @@ refused "SERVER_IP2 that is SERVER_IP: no second NFS client" \
 	env HOSTS=2 DEMO_SERVER=host-b RDMAIO_SERVER_IP=192.0.2.10 RDMAIO_SERVER_IP2=192.0.2.10 "$repo/scripts/demo-run"
 # Without a second address the NFS files run without their -tcp-nconnect
 # jobs: what is left is every other section as it was, and fio takes it
-# with RDMAIO_NFS_TCPN_DIR unset (a job naming it would be dropped).
+# with RDMAIO_NFS_TCPN_DIR unset (it refuses a file whose job names it).
 two() { # FILE
 	# shellcheck source=scripts/demo-remote.sh
 	. scripts/demo-remote.sh

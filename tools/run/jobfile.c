@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,4 +100,68 @@ int rio_jobfile_sections(const char *path, struct rio_jobsection **out)
 	ret = rio_jobsection_parse(text, out);
 	free(text);
 	return ret;
+}
+
+/* The first ${NAME} of line (len bytes) that the environment does not
+ * set, copied into name; 0 when none. */
+static int unset_var(const char *line, size_t len, char *name, size_t n)
+{
+	const char *p = line, *end = line + len, *v;
+	size_t k;
+
+	while ((p = memmem(p, (size_t)(end - p), "${", 2)) != NULL) {
+		v = p + 2;
+		for (k = 0; v + k < end &&
+			    (isalnum((unsigned char)v[k]) || v[k] == '_');
+		     k++)
+			;
+		p = v + k;
+		if (!k || p >= end || *p != '}' || k >= n)
+			continue;
+		memcpy(name, v, k);
+		name[k] = '\0';
+		if (!getenv(name))
+			return 1;
+	}
+	return 0;
+}
+
+/* 0, or -EINVAL after naming the file, its line and the variable. */
+static int check_env(const char *path, const char *text)
+{
+	const char *line = text, *nl, *c;
+	char name[256];
+	int no = 1;
+
+	for (; *line; line = nl + 1, no++) {
+		nl = strchrnul(line, '\n');
+		for (c = line; c < nl && isspace((unsigned char)*c); c++)
+			;
+		if (c < nl && *c != ';' && *c != '#' &&
+		    unset_var(c, (size_t)(nl - c), name, sizeof(name))) {
+			rc_err("job file %s, line %d: ${%s} is not set: fio refuses the whole file for it (it drops the job, then exits 1 without running any); set %s first (the file's header names its variables)",
+			       path, no, name, name);
+			return -EINVAL;
+		}
+		if (!*nl)
+			break;
+	}
+	return 0;
+}
+
+int rio_jobfiles_check_env(char *const paths[], int n)
+{
+	char *text;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = read_job(paths[i], &text, NULL);
+		if (ret)
+			return ret;
+		ret = check_env(paths[i], text);
+		free(text);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }

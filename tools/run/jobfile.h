@@ -11,6 +11,13 @@
  */
 int rio_jobfiles_record(char *const paths[], int n, json_object **out);
 
+/*
+ * Whether every ${NAME} the job files use (outside comments) is set in the
+ * environment: fio refuses a whole file for one that is not. 0, or -EINVAL
+ * after naming the file, the line and the variable (or read_job's error).
+ */
+int rio_jobfiles_check_env(char *const paths[], int n);
+
 struct rio_jobsection;
 
 /*
