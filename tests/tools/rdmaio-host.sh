@@ -544,6 +544,15 @@ check_fails "fio failing" 1 'fio exited with status 1 .*no result written' \
 	"$rdmaio" run -o bad.json broken.fio
 check_fails "fio missing" 1 "cannot start fio '/nonexistent/fio'" \
 	"$rdmaio" run --fio /nonexistent/fio -o bad.json pair.fio
+# fio refuses a whole file for one unset ${VAR} (it drops the job, then
+# exits 1): refused before fio starts, naming the line; a comment's is not
+# read, and a set one passes.
+printf '; ${RDMAIO_NOT_SET_X} in a comment\n[x]\nioengine=psync\nfilename=%s/data\nsize=${RDMAIO_TEST_SIZE}\nrw=read\n[y-tcp-nconnect]\ndirectory=${RDMAIO_NOT_SET_X}\n' "$tmp" >unset.fio
+check_fails "a job file with an unset \${VAR} is refused before fio runs, naming its line" 1 \
+	'job file unset.fio, line 8: \$\{RDMAIO_NOT_SET_X\} is not set: fio refuses the whole file for it' \
+	env -u RDMAIO_NOT_SET_X RDMAIO_TEST_SIZE=1m "$rdmaio" run -o bad.json unset.fio
+check_fails "... the first one unset, whichever line" 1 'unset.fio, line 5: \$\{RDMAIO_TEST_SIZE\}' \
+	env -u RDMAIO_TEST_SIZE "$rdmaio" run -o bad.json unset.fio
 printf '[x]\nioengine=psync\nfilename=%s/data\nsize=8m\nrw=read\ntime_based\nruntime=60\n' "$tmp" >long.fio
 check_fails "a hung fio is stopped by --timeout" 1 'did not finish within 1 s' \
 	"$rdmaio" run --timeout 1 -o bad.json long.fio
