@@ -357,10 +357,19 @@ demo_server_script() {
 set -eu
 dir=$1 clients=$2 fsid=$3 tmpfs=$4 write=$5 copy=$6 fio=$7 subdirs=$8
 ip1=$9 ip2=${10} add2=${11}
-held() { ip -o addr show | awk '{ sub("/.*", "", $4); print $4 }' | grep -qxF "$1"; }
-# ip1's device and prefix length: "eth0 24".
-dev1=$(ip -o addr show | awk -v a="$ip1" '{ split($4, p, "/") } p[1] == a { print $2 " " p[2]; exit }')
-if [ -n "$ip2" ] && held "$ip2"; then
+# An address's device and prefix length here: "eth0 24"; nothing when
+# this host does not hold it.
+dev_of() { ip -o addr show | awk -v a="$1" '{ split($4, p, "/") } p[1] == a { print $2 " " p[2]; exit }'; }
+dev1=$(dev_of "$ip1")
+dev2=
+[ -z "$ip2" ] || dev2=$(dev_of "$ip2")
+# ip2 carries the TCP nconnect mounts: on ip1's device, or they would
+# cross another link than the RDMA and plain TCP ones.
+if [ -n "$dev2" ] && [ "${dev2% *}" != "${dev1% *}" ]; then
+	echo "demo: SERVER_IP2 $ip2 is on $(hostname)'s ${dev2% *}, not on ${dev1% *} with $ip1: its TCP traffic would cross another link than the other mounts'" >&2
+	echo "demo:   fix: give an address of ${dev1% *} on $(hostname) as SERVER_IP2 (ip addr add ADDRESS/PREFIX dev ${dev1% *} there), or leave SERVER_IP2 out" >&2
+	exit 1
+elif [ -n "$dev2" ]; then
 	add2=0
 elif [ -n "$ip2" ] && { [ "$add2" != 1 ] || [ -z "$dev1" ]; }; then
 	echo "demo: SERVER_IP2 $ip2 is not an address of $(hostname) (its addresses: $(ip -o addr show | awk '{ sub("/.*", "", $4); printf "%s ", $4 }'))" >&2
@@ -436,7 +445,10 @@ demo_host_made() {
 	folder=* | tmpfs=* | export=*) [[ $v =~ ^/srv/rdmaio-demo\.[A-Za-z0-9]+$ ]] ;;
 	mkdir=* | mount=*) [ "$v" = "$RDMAIO_NFS_RDMA_DIR" ] || [ "$v" = "$RDMAIO_NFS_TCP_DIR" ] ||
 		[ "$v" = "$RDMAIO_NFS_TCPN_DIR" ] ;;
-	addr=*) [[ $v =~ ^[0-9A-Fa-f.:]+/[0-9]+\ [A-Za-z0-9_.@-]+$ ]] ;;
+	# Only the lab's spare address, added by the server's set-up, once.
+	addr=*) [ "$demo_add_ip2" = 1 ] && [ "$host" = "${DEMO_SERVER:-}" ] &&
+		[ "${v%%/*}" = "$demo_ip2" ] && [ -z "${demo_addr_seen:-}" ] &&
+		[[ $v =~ ^[0-9A-Fa-f.:]+/[0-9]+\ [A-Za-z0-9_.@-]+$ ]] && demo_addr_seen=1 ;;
 	fio=*) [[ $v =~ ^[1-9][0-9]*$ ]] ;;
 	*) true ;;
 	esac || demo_die "the set-up of ${host:-this host} printed '$2', which is not what it makes"

@@ -164,6 +164,18 @@ refused "refused: a server that is this host (exit 2)" 2 \
 	-- env DEMO_SERVER=lab-client RDMAIO_SERVER_IP="$RDMAIO_CLIENT_IP" scripts/demo-run
 check "... and changes nothing" untouched
 
+# The TCP nconnect mounts' second address: one the server holds, on the
+# RDMA link's device (the lab's spare one is added only when none is given).
+refused "refused: SERVER_IP2 that the server does not hold; names its addresses and the fix" 1 \
+	"SERVER_IP2 198.18.0.99 is not an address of lab-server \(its addresses: .*198.18.0.1 " \
+	"fix: give an address the server holds on the RDMA link's network" \
+	-- env RDMAIO_SERVER_IP2=198.18.0.99 scripts/demo-run
+check "... and changes nothing" untouched
+refused "refused: SERVER_IP2 on another device of the server (lo)" 1 \
+	"SERVER_IP2 127.0.0.1 is on lab-server's lo, not on eth0 with 198.18.0.1" \
+	-- env RDMAIO_SERVER_IP2=127.0.0.1 scripts/demo-run
+check "... and changes nothing" untouched
+
 # An NFS server of the server's own, without RDMA (NFSv4 alone: no
 # rpcbind needed): the demo would have to add a listener that the kernel
 # cannot take away again.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# lab-run: --softroce --hosts 3 --timeout 600
+# lab-run: --softroce --hosts 3 --timeout 900
 # Three guests: a server and two clients, each client on its own link to the
 # server, whose guest bridges them. Each has rxe0 ACTIVE; the client runs
 # commands on the others through $RDMAIO_SERVER_EXEC and $RDMAIO_HOST_EXEC and

@@ -25,7 +25,8 @@
 struct row {
 	char label[256];
 	int latency_only;
-	int nconnect; /* against TCP nconnect: its RDMA side is another row's */
+	int nconnect; /* against TCP nconnect */
+	int rdma_elsewhere; /* its RDMA side is its plain TCP pair's row's */
 	double bw[2]; /* MiB/s */
 	double lat[2][3]; /* p50, p99, p99.9 in ns */
 	double cpu[2]; /* fio CPU s per GiB */
@@ -93,6 +94,8 @@ static int pair_rows(const struct rio_resultdoc *rd, struct chart *c)
 				    rio_resultdoc_pairs_multi_host(rd));
 		r->latency_only = !strcmp(p->kind ?: "", "latency");
 		r->nconnect = rio_res_pair_is_nconnect(p);
+		r->rdma_elsewhere =
+			r->nconnect && rio_resultdoc_pair_against(rd, p, "tcp");
 		for (k = 0; k < 2; k++) {
 			s = k ? &p->tcp : &p->rdma;
 			side_values(r, k, s->bw_bytes, &s->clat,
@@ -489,12 +492,31 @@ static int write_cdf(FILE *f, json_object *doc, const struct rio_resultdoc *rd,
 	return n < 0 ? -ENOMEM : 0;
 }
 
+/* A CDF line's title: "seq-read RDMA", "seq-read TCP nconnect", with
+ * the direction where the workload has two ("randrw TCP nconnect (read)"). */
+static void cdf_title(FILE *f, const struct chart *c, const struct row *r,
+		      int tcp)
+{
+	const char *vs =
+		r->nconnect ? strstr(r->label, " vs TCP nconnect") : NULL;
+	int full = name_len(c, r->label) == (int)strlen(r->label);
+
+	if (!vs) {
+		rio_gpstr_printf(f, "%.*s %s", name_len(c, r->label), r->label,
+				 tcp ? "TCP" : "RDMA");
+		return;
+	}
+	rio_gpstr_printf(f, "%.*s %s%s", (int)(vs - r->label), r->label,
+			 tcp ? "TCP nconnect" : "RDMA",
+			 full ? vs + strlen(" vs TCP nconnect") : "");
+}
+
 static void cdf_panel(FILE *f, const struct chart *c)
 {
 	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
 					      "#d62728", "#9467bd", "#8c564b",
 					      "#e377c2", "#7f7f7f" };
-	const char *unit, *scale, *vs;
+	const char *unit, *scale;
 	const struct row *r;
 	int i, n;
 
@@ -511,20 +533,13 @@ static void cdf_panel(FILE *f, const struct chart *c)
 	for (i = 0, n = 0; i < c->ncdf; i++) {
 		r = &c->rows[i / 2];
 		/* Against TCP nconnect, RDMA's line is the TCP pair's again. */
-		if (r->nconnect && !(i % 2))
+		if (r->rdma_elsewhere && !(i % 2))
 			continue;
 		fprintf(f,
 			"%sdata index %d using ($1/%s):2 with steps lw 2 dt %d lc rgb '%s' title ",
 			n++ ? ", " : "plot ", CDF_INDEX + i, scale,
 			i % 2 ? (r->nconnect ? 3 : 2) : 1, colors[(i / 2) % 8]);
-		vs = r->nconnect ? strstr(r->label, " vs TCP nconnect") : NULL;
-		rio_gpstr_printf(f, "%.*s %s",
-				 vs ? (int)(vs - r->label)
-				    : name_len(c, r->label),
-				 r->label,
-				 vs	 ? "TCP nconnect"
-				 : i % 2 ? "TCP"
-					 : "RDMA");
+		cdf_title(f, c, r, i % 2);
 	}
 	fprintf(f, "\nunset logscale x\nunset xlabel\nset grid noxtics ytics\n"
 		   "set key font ',10' spacing 1 samplen 4\n");

@@ -284,7 +284,7 @@ static void comparisons_table(const struct rio_resultdoc *rd,
 			nr);
 	if (!np) {
 		fprintf(out,
-			"No workload has both a \"-rdma\" and a \"-tcp\" job.\n\n");
+			"No workload has both a \"-rdma\" and a \"-tcp\" or \"-tcp-nconnect\" job.\n\n");
 		return;
 	}
 	fprintf(out,
@@ -567,7 +567,7 @@ static void setup(const struct rio_resultenv *env,
 	setup_remote(env, rd, out);
 	if (rio_resultdoc_nrounds(rd))
 		fprintf(out,
-			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and -tcp jobs in turn; each figure below is the median over the rounds\n",
+			"- rounds: %d (rdmaio run --repeat %d): every job file ran once a round, its -rdma and TCP jobs in turn; each figure below is the median over the rounds\n",
 			rio_resultdoc_nrounds(rd), rio_resultdoc_nrounds(rd));
 	if (rio_resultdoc_warned(rd, "software-rdma"))
 		fprintf(out,

@@ -33,13 +33,8 @@ static bool read_against(const struct rio_resultdoc *rd,
 static bool rdma_said_before(const struct rio_resultdoc *rd,
 			     const struct rio_res_pair *c)
 {
-	struct rio_res_pair like;
-
-	if (!rio_res_pair_is_nconnect(c))
-		return false;
-	like = *c;
-	like.against = "tcp";
-	return rio_resultdoc_pair_find(rd, &like, 0) != NULL;
+	return rio_res_pair_is_nconnect(c) &&
+	       rio_resultdoc_pair_against(rd, c, "tcp");
 }
 
 /* "NFS/TCP", "NFS/TCP nconnect" */

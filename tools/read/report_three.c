@@ -13,20 +13,15 @@ static int three_at(const struct rio_resultdoc *rd, size_t i,
 		    const struct rio_res_pair **p,
 		    const struct rio_res_pair **q)
 {
-	struct rio_res_pair like;
-
 	*p = rio_resultdoc_pair(rd, i);
 	if (rio_res_pair_is_nconnect(*p))
 		return 0;
-	like = **p;
-	like.against = "tcp-nconnect";
-	*q = rio_resultdoc_pair_find(rd, &like,
-				     rio_resultdoc_pair_occurrence(rd, i));
+	*q = rio_resultdoc_pair_against(rd, *p, "tcp-nconnect");
 	return *q != NULL;
 }
 
 /* The connections of q's TCP mount, from the fairness check of its RDMA
- * job; 0 when no check said. */
+ * job on a host that ran it; 0 when no check said. */
 static int nconnect_of(const struct rio_resultdoc *rd,
 		       const struct rio_res_pair *q)
 {
@@ -36,6 +31,7 @@ static int nconnect_of(const struct rio_resultdoc *rd,
 	for (i = 0; i < rio_resultdoc_nchecks(rd); i++) {
 		c = rio_resultdoc_check(rd, i);
 		if (c->settings && rio_streq(c->name, "fairness") &&
+		    rio_res_pair_ran_on(q, c->host) &&
 		    rio_streq(c->settings[0].jobname, q->rdma.jobname) &&
 		    c->settings[2].nconnect > 1)
 			return c->settings[2].nconnect;

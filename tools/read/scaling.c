@@ -50,7 +50,7 @@ static int result_clients(const struct rio_resultdoc *rd, const char *name)
 			first = p;
 	}
 	if (!first) {
-		rc_err("scale: %s has no RDMA/TCP pair (jobs named NAME-rdma and NAME-tcp): nothing to scale",
+		rc_err("scale: %s has no RDMA/TCP pair (jobs named NAME-rdma and NAME-tcp or NAME-tcp-nconnect): nothing to scale",
 		       name);
 		return -EINVAL;
 	}

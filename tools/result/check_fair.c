@@ -15,7 +15,8 @@
 /* One connection of NFS over TCP moves about 2 GB/s: past this link rate
  * the field mounts TCP with several (nconnect). */
 #define FAIR_NCONNECT_GBPS 25.0
-#define FAIR_MAX_NOTES 8
+/* Five per TCP side, three of tuning. */
+#define FAIR_MAX_NOTES 16
 
 /* One side of an NFS comparison: where its files were, and who served
  * them; name says which ("TCP", "TCP nconnect"). */
@@ -28,29 +29,34 @@ struct side {
 	int by_proto; /* no path known: the host's one mount of its proto */
 };
 
-/* What the two sides differ in beyond the transport, and each fix. */
+/* What the sides differ in beyond the transport, and the fixes: one of
+ * each, as two TCP sides may need the same. */
 struct notes {
 	char *what[FAIR_MAX_NOTES], *fix[FAIR_MAX_NOTES + 1];
-	int n;
+	int n, nfix;
 };
 
 static void note(struct notes *ns, const char *what, const char *fix)
 {
+	int i;
+
 	if (ns->n == FAIR_MAX_NOTES)
 		return;
-	ns->what[ns->n] = strdup(what);
-	ns->fix[ns->n] = strdup(fix);
-	ns->n++;
+	ns->what[ns->n++] = strdup(what);
+	for (i = 0; i < ns->nfix && strcmp(ns->fix[i] ?: "", fix); i++)
+		;
+	if (i == ns->nfix)
+		ns->fix[ns->nfix++] = strdup(fix);
 }
 
 static void notes_free(struct notes *ns)
 {
 	int i;
 
-	for (i = 0; i < ns->n; i++) {
+	for (i = 0; i < ns->n; i++)
 		free(ns->what[i]);
+	for (i = 0; i < ns->nfix; i++)
 		free(ns->fix[i]);
-	}
 }
 
 /* What the check reads: fio's output, the hosts, and the job files'
@@ -174,9 +180,9 @@ static int is_nfs(const struct rio_env_mount *m)
 }
 
 /* Whether mount m is of transport tr (a job name's: "rdma", "tcp",
- * "tcp-nconnect"): its proto, and for TCP whether it has several
- * connections. */
-static int mount_is(const struct rio_env_mount *m, const char *tr)
+ * "tcp-nconnect"): its proto, and when strict, for TCP, whether it has
+ * several connections. */
+static int mount_is(const struct rio_env_mount *m, const char *tr, int strict)
 {
 	int several = rio_streq(tr, "tcp-nconnect");
 
@@ -184,30 +190,39 @@ static int mount_is(const struct rio_env_mount *m, const char *tr)
 		return 0;
 	if (several || rio_streq(tr, "tcp"))
 		return !strncmp(m->proto, "tcp", 3) &&
-		       (m->nconnect > 1) == several;
+		       (!strict || (m->nconnect > 1) == several);
 	return !strncmp(m->proto, tr, strlen(tr));
 }
 
-/*
- * fio 3.33's client mode prints a job's options only for the first job of
- * a file when numjobs clones the jobs (it looks them up by thread number):
- * a job without a path is taken to be on the host's one NFS mount of the
- * transport its name says, when there is exactly one.
- */
-static const struct rio_env_mount *mount_by_proto(const struct rio_env_mount *v,
-						  size_t n, const char *tr)
+/* The one mount of v that is of transport tr, or NULL (none, or several). */
+static const struct rio_env_mount *
+only_mount(const struct rio_env_mount *v, size_t n, const char *tr, int strict)
 {
 	const struct rio_env_mount *m = NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!mount_is(&v[i], tr))
+		if (!mount_is(&v[i], tr, strict))
 			continue;
 		if (m)
 			return NULL;
 		m = &v[i];
 	}
 	return m;
+}
+
+/*
+ * fio 3.33's client mode prints a job's options only for the first job of
+ * a file when numjobs clones the jobs (it looks them up by thread number):
+ * a job without a path is taken to be on the host's one NFS mount of the
+ * transport its name says, when there is exactly one. A host's only TCP
+ * mount serves either TCP job, whatever its connections (the check then
+ * says what they are).
+ */
+static const struct rio_env_mount *mount_by_proto(const struct rio_env_mount *v,
+						  size_t n, const char *tr)
+{
+	return only_mount(v, n, tr, 1) ?: only_mount(v, n, tr, 0);
 }
 
 /* Whether the job file gives the job files (a directory or filename):
@@ -336,7 +351,9 @@ static void compare_servers(const struct side *r, const struct side *t,
 			"the RDMA side mounts %s and the %s side %s: not the same export of the same server",
 			r->m->source, t->name, t->m->source);
 		note(ns, what,
-		     "mount the same export of the same server for both sides (TCP with nconnect by a second address of the server: one address keeps one client, whose first mount sets its connections)");
+		     rio_streq(t->name, "TCP")
+			     ? "mount the same export of the same server for both sides, by the same address"
+			     : "mount the same export of the same server for both sides (TCP with nconnect by a second address of the server: one address keeps one NFS client, whose first mount sets its connections)");
 	}
 	if (!rio_streq_or_null(export_sync(r->exp), export_sync(t->exp))) {
 		snprintf(what, sizeof(what),
@@ -383,8 +400,12 @@ static void compare_tuning(const struct side *const *v, int n, double link_gbps,
 	int i, depth = max_depth(v, n);
 	char what[512], fix[256];
 
-	for (i = 1; i < n; i++)
-		*(rio_streq(v[i]->name, "TCP") ? &t : &tn) = v[i];
+	for (i = 1; i < n; i++) {
+		if (rio_streq(v[i]->name, "TCP"))
+			t = v[i];
+		else
+			tn = v[i];
+	}
 	if (tn && tn->m->nconnect < 2)
 		note(ns,
 		     "the TCP nconnect side has one connection: its mount has no nconnect=",
@@ -398,7 +419,7 @@ static void compare_tuning(const struct side *const *v, int n, double link_gbps,
 		     "add a -tcp-nconnect job on a mount with --nconnect 8 (about 8 per 100 Gb/s)");
 	}
 	/* Past the server's CPUs more threads add nothing to a RAM-backed
-	 * export; below them the thread pool caps both sides. */
+	 * export; below them the thread pool caps every side. */
 	if (srv && srv->nfsd_threads > 0 && srv->nfsd_threads < depth &&
 	    srv->nfsd_threads < srv->cpu_count) {
 		snprintf(

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/streq.h"
 #include "result/check.h"
 #include "result/fiooutput.h"
 #include "result/hostmap.h"
@@ -16,7 +17,12 @@ static const char *const mismatch_causes[] = {
 	"two mount points were swapped (RDMAIO_NFS_RDMA_DIR, RDMAIO_NFS_TCP_DIR, RDMAIO_NFS_TCPN_DIR)",
 	"NFSv4.1+ session trunking: a second mount of one server reuses the first mount's transport (use vers=3 for both)",
 	"the job's name does not say the transport its directory is mounted with",
-	"a -tcp-nconnect job's mount has one connection: NFS keeps one client per server address, whose first mount sets its connections (mount it by a second address of the server, with --nconnect 8)",
+	NULL,
+};
+
+static const char *const one_connection_causes[] = {
+	"the -tcp-nconnect job's mount has one connection: Linux keeps one NFS client per server address, protocol and version, whose first mount sets its connections, so a --nconnect mount beside a plain TCP mount of the same address gets one (mount it by a second address of the server, with --nconnect 8)",
+	"the job's name does not say the transport its directory is mounted with",
 	NULL,
 };
 
@@ -143,7 +149,7 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			     json_object *checks, int *flagged)
 {
 	int i, n = rio_fio_output_njobs(fio), ok, gid;
-	const char *host, *name, *tr, *proto;
+	const char *host, *name, *tr, *proto, *const *causes;
 	const struct rio_env_mount *m, *mounts;
 	const struct rio_fio_job *e;
 	size_t wlen, nmounts;
@@ -181,9 +187,12 @@ void rio_check_nfs_transport(const struct rio_fio_output *fio,
 			nconnect_of(m, nc, sizeof(nc)),
 			ok ? "as its name says"
 			   : "not the transport its name says");
+		causes = mismatch_causes;
+		if (rio_streq(tr, "tcp-nconnect") && rio_streq(proto, "tcp"))
+			causes = one_connection_causes;
 		rio_check_add(checks, "nfs-transport", host, gid, NULL,
 			      ok ? "pass" : "flagged", NAN, NAN, msg,
-			      ok ? NULL : mismatch_causes);
+			      ok ? NULL : causes);
 		*flagged += !ok;
 		free(path);
 	}

@@ -568,6 +568,20 @@ int rio_resultdoc_pair_is_one_of_several(const struct rio_resultdoc *rd,
 	return n > 1;
 }
 
+const struct rio_res_pair *
+rio_resultdoc_pair_against(const struct rio_resultdoc *rd,
+			   const struct rio_res_pair *p, const char *against)
+{
+	struct rio_res_pair like = *p;
+	size_t i;
+	int occ = 0;
+
+	for (i = 0; i < rd->npairs && &rd->pairs[i] != p; i++)
+		occ += same_pair(&rd->pairs[i], p);
+	like.against = against;
+	return rio_resultdoc_pair_find(rd, &like, occ);
+}
+
 int rio_res_pair_is_nconnect(const struct rio_res_pair *p)
 {
 	return rio_streq(p->against, "tcp-nconnect");

@@ -200,6 +200,13 @@ int rio_resultdoc_job_occurrence(const struct rio_resultdoc *rd, size_t i);
 const struct rio_res_job *rio_resultdoc_job_find(const struct rio_resultdoc *rd,
 						 const struct rio_res_job *like,
 						 int occ);
+/* Pair p of rd as it is against another TCP ("tcp", "tcp-nconnect"): the
+ * same host, workload and directions, so the same RDMA side; NULL when rd
+ * has none. */
+const struct rio_res_pair *
+rio_resultdoc_pair_against(const struct rio_resultdoc *rd,
+			   const struct rio_res_pair *p, const char *against);
+
 /* What a person calls the TCP side of p: "TCP", "TCP nconnect". */
 const char *rio_res_pair_against_name(const struct rio_res_pair *p);
 
