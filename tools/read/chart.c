@@ -20,6 +20,8 @@
 
 #define MIB (1024.0 * 1024)
 #define PANEL_H 330
+/* A line of the 10 pt font, in pixels; a character is about half as wide. */
+#define LINE_PX 14
 
 /* One bar group: a workload's two sides, or one job (tcp NaN). */
 struct row {
@@ -47,6 +49,8 @@ struct chart {
 	int paired;
 	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
 	double ceiling; /* MiB/s, NaN when unknown */
+	int bmargin,
+		cpu_bmargin; /* lines under the bars' panels, for their labels */
 	int ncdf; /* latency CDF blocks: two per pair, from CDF_INDEX */
 	int nsweep; /* sizes of a message-size sweep, after the CDF blocks */
 	char sweep[64]; /* its jobs' name before "-SIZE" */
@@ -228,6 +232,28 @@ static void scan(struct chart *c)
 			}
 }
 
+/* The lines under a panel whose longest label of len characters is
+ * rotated by deg degrees: its labels must not run into the next panel. */
+static int label_lines(size_t len, double deg)
+{
+	return (int)ceil((double)len * sin(deg * M_PI / 180) / 2) + 1;
+}
+
+static void margins(struct chart *c)
+{
+	size_t len = 0, cpulen = 0;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		len = fmax(len, strlen(c->rows[i].label));
+	for (i = 0; i < c->ncpu; i++)
+		cpulen = fmax(cpulen, strlen(c->cpu[i].label));
+	c->bmargin = label_lines(len, 20);
+	c->bmargin = c->bmargin < 4 ? 4 : c->bmargin;
+	c->cpu_bmargin = label_lines(cpulen, c->host_cpu ? 35 : 20);
+	c->cpu_bmargin = c->cpu_bmargin < 4 ? 4 : c->cpu_bmargin;
+}
+
 static void write_data(FILE *f, const struct chart *c)
 {
 	const struct row *r;
@@ -370,11 +396,12 @@ static void cpu_panel(FILE *f, const struct chart *c)
 	fprintf(f, "set ylabel 'CPU s per GiB'\n");
 	/* A bar pair per workload and host: longer labels, steeper. */
 	if (c->host_cpu)
-		fprintf(f, "set xtics rotate by -35\nset bmargin 6\n");
+		fprintf(f, "set xtics rotate by -35\n");
+	fprintf(f, "set bmargin %d\n", c->cpu_bmargin);
 	fprintf(f, log ? "set logscale y\nset yrange [*:*]\n"
 		       : "set yrange [0:*]\n");
 	bars(f, 2, "1.", c, "CPU");
-	fprintf(f, "\nset xtics rotate by -20\nset bmargin 4\n");
+	fprintf(f, "\nset xtics rotate by -20\nset bmargin %d\n", c->bmargin);
 	if (log)
 		fprintf(f, "unset logscale y\n");
 }
@@ -613,10 +640,14 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 {
 	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
 	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf + (c->nsweep > 0);
+	/* The panels share the height: long labels make every one taller. */
+	int extra =
+		(c->cpu_bmargin > c->bmargin ? c->cpu_bmargin : c->bmargin) - 4;
 
 	/* noenhanced: a name's ^, _ or @ is shown, not taken for markup. */
 	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10' noenhanced\n",
-		svg ? "svg dynamic" : "pngcairo", PANEL_H * panels + 40);
+		svg ? "svg dynamic" : "pngcairo",
+		(PANEL_H + LINE_PX * extra) * panels + 40);
 	fprintf(f, "set encoding utf8\nset output ");
 	rio_gpstr_write(f, out);
 	fprintf(f, "\ndata = ");
@@ -627,10 +658,10 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 	fprintf(f, "\n");
 	fprintf(f,
 		"set style fill solid 0.8 border -1\nset grid ytics\nset key noenhanced outside right top\n"
-		"set xtics noenhanced rotate by -20\nset bmargin 4\nset boxwidth %g\n"
+		"set xtics noenhanced rotate by -20\nset bmargin %d\nset boxwidth %g\n"
 		/* Fixed margins line the panels up whatever their keys. */
 		"set lmargin at screen 0.08\nset rmargin at screen 0.86\n",
-		c->paired ? 0.36 : 0.6);
+		c->bmargin, c->paired ? 0.36 : 0.6);
 	if (nbw) {
 		fprintf(f, "set xrange [-0.6:%g]\n", nbw - 0.4);
 		bw_panel(f, c);
@@ -665,6 +696,7 @@ static int gather(const struct rio_resultdoc *rd, struct chart *c,
 		ret = cpu_rows(rd, c);
 	c->ceiling = rio_resultdoc_link_ceiling(rd) / MIB;
 	scan(c);
+	margins(c);
 	return ret;
 }
 
