@@ -9,7 +9,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 tmp=$(mktemp -d)
-export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=1 RDMAIO_CLIENTS=1
+# fio takes a time with its unit: the sweep's 20 sizes a quarter second each.
+export RDMAIO_ENGINE=$PWD/build/librdmaio.so RDMAIO_RUNTIME=1 RDMAIO_SWEEP_RUNTIME=250ms RDMAIO_CLIENTS=1
 export RDMAIO_NFS_SIZE=8m RDMAIO_NFS_RDMA_DIR=/mnt/jobs-rdma RDMAIO_NFS_TCP_DIR=/mnt/jobs-tcp
 export RDMAIO_NFS_TCPN_DIR=/mnt/jobs-tcpn
 
