@@ -49,8 +49,9 @@ struct chart {
 	int paired;
 	double max_bw, min_lat, max_lat, min_cpu, max_cpu;
 	double ceiling; /* MiB/s, NaN when unknown */
-	int bmargin,
-		cpu_bmargin; /* lines under the bars' panels, for their labels */
+	/* lines under the bars' panels, for their labels; more height for
+	 * every panel */
+	int bmargin, cpu_bmargin, extra;
 	int ncdf; /* latency CDF blocks: two per pair, from CDF_INDEX */
 	int nsweep; /* sizes of a message-size sweep, after the CDF blocks */
 	char sweep[64]; /* its jobs' name before "-SIZE" */
@@ -232,26 +233,22 @@ static void scan(struct chart *c)
 			}
 }
 
-/* The lines under a panel whose longest label of len characters is
- * rotated by deg degrees: its labels must not run into the next panel. */
-static int label_lines(size_t len, double deg)
-{
-	return (int)ceil((double)len * sin(deg * M_PI / 180) / 2) + 1;
-}
-
+/*
+ * The lines under the bar panels, for their rotated labels: more with the
+ * pairs against TCP nconnect, whose labels say so at length, and every
+ * panel as much taller (they share the height). From what the rows are,
+ * never from how long their names are: a name may change no more of the
+ * script than its own quoted text.
+ */
 static void margins(struct chart *c)
 {
-	size_t len = 0, cpulen = 0;
-	int i;
+	int i, nconnect = 0;
 
 	for (i = 0; i < c->n; i++)
-		len = fmax(len, strlen(c->rows[i].label));
-	for (i = 0; i < c->ncpu; i++)
-		cpulen = fmax(cpulen, strlen(c->cpu[i].label));
-	c->bmargin = label_lines(len, 20);
-	c->bmargin = c->bmargin < 4 ? 4 : c->bmargin;
-	c->cpu_bmargin = label_lines(cpulen, c->host_cpu ? 35 : 20);
-	c->cpu_bmargin = c->cpu_bmargin < 4 ? 4 : c->cpu_bmargin;
+		nconnect |= c->rows[i].nconnect;
+	c->bmargin = nconnect ? 7 : 4;
+	c->cpu_bmargin = !c->host_cpu ? c->bmargin : nconnect ? 14 : 6;
+	c->extra = nconnect ? c->cpu_bmargin - 6 : 0;
 }
 
 static void write_data(FILE *f, const struct chart *c)
@@ -640,14 +637,11 @@ static int write_script(FILE *f, const char *data, const char *out, int svg,
 {
 	int nbw = bw_rows(c), cdf = c->max_cdf > 0;
 	int panels = 1 + (nbw > 0) + (c->max_cpu > 0) + cdf + (c->nsweep > 0);
-	/* The panels share the height: long labels make every one taller. */
-	int extra =
-		(c->cpu_bmargin > c->bmargin ? c->cpu_bmargin : c->bmargin) - 4;
 
 	/* noenhanced: a name's ^, _ or @ is shown, not taken for markup. */
 	fprintf(f, "set terminal %s size 1100,%d font 'Sans,10' noenhanced\n",
 		svg ? "svg dynamic" : "pngcairo",
-		(PANEL_H + LINE_PX * extra) * panels + 40);
+		(PANEL_H + LINE_PX * c->extra) * panels + 40);
 	fprintf(f, "set encoding utf8\nset output ");
 	rio_gpstr_write(f, out);
 	fprintf(f, "\ndata = ");

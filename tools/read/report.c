@@ -294,7 +294,7 @@ static void comparisons_table(const struct rio_resultdoc *rd,
 	for (i = 0; i < np; i++)
 		pair_row(rd, rio_resultdoc_pair(rd, i), o, out);
 	fprintf(out, "\n");
-	rio_report_three_table(rd, o, out);
+	rio_report_three_table(rd, o->gbit, out);
 	if (nr)
 		rounds_table(rd, o, out);
 	host_cpu_table(rd, out);

@@ -158,8 +158,7 @@ static void three_row(const struct rio_resultdoc *rd,
 		measure_name[m], r, t, n, a, b);
 }
 
-void rio_report_three_table(const struct rio_resultdoc *rd,
-			    const struct rio_report_opts *o, FILE *out)
+void rio_report_three_table(const struct rio_resultdoc *rd, int gbit, FILE *out)
 {
 	const struct rio_res_pair *p, *q;
 	char nc[32];
@@ -176,7 +175,7 @@ void rio_report_three_table(const struct rio_resultdoc *rd,
 				"| Workload | Measures | RDMA | TCP | %s | RDMA/TCP | RDMA/%s |\n"
 				"|---|---|---:|---:|---:|---:|---:|\n",
 				nc, nc);
-		three_row(rd, p, q, o->gbit, out);
+		three_row(rd, p, q, gbit, out);
 	}
 	if (rows)
 		fprintf(out, "\n");

@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-#include "read/report.h"
 #include "result/resultdoc.h"
 
 /*
@@ -16,7 +15,8 @@
  * workload's fairness check (the mount's); nothing without such pairs.
  */
 void rio_report_three_verdicts(const struct rio_resultdoc *rd, FILE *out);
-void rio_report_three_table(const struct rio_resultdoc *rd,
-			    const struct rio_report_opts *o, FILE *out);
+/* gbit: rates in Gb/s (report --units gbit). */
+void rio_report_three_table(const struct rio_resultdoc *rd, int gbit,
+			    FILE *out);
 
 #endif
