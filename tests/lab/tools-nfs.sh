@@ -115,7 +115,7 @@ assert r["export"] == "/srv/tools-nfs" and r["export_sync"] == "sync", f
 PY
 }
 check_fails "the kernel's own sizes on both mounts pass the fairness check" 0 \
-	"^pass fairness: seq-write on [^ ]+: the RDMA and TCP sides differ only in the transport: $RDMAIO_SERVER_IP:$exp, NFS version 3, rsize/wsize [0-9]+/[0-9]+, timeo 600, sync export, TCP nconnect 1, [0-9]+ nfsd threads on [0-9]+ CPUs for 4 requests in flight$" \
+	"^pass fairness: seq-write on [^ ]+: the RDMA and TCP sides differ only in the transport: $RDMAIO_SERVER_IP:$exp, NFS version 3, rsize/wsize [0-9]+/[0-9]+, timeo 600, sync export, TCP 1 connection, [0-9]+ nfsd threads on [0-9]+ CPUs for 4 requests in flight$" \
 	bash -c "'$rdmaio' check nfs.json || [ \$? = 3 ]"
 check "... and the result carries both sides' settings" fair_json nfs.json pass
 $nr umount $tdir >/dev/null 2>&1
