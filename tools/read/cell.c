@@ -85,6 +85,14 @@ void rio_cell_label(char *buf, size_t n, const char *host, const char *name,
 		snprintf(buf, n, "%s (%s)", name ?: "-", dir);
 }
 
+void rio_cell_pair_name(char *buf, size_t n, const struct rio_res_pair *p)
+{
+	int nc = rio_res_pair_is_nconnect(p);
+
+	snprintf(buf, n, "%s%s%s", p->workload ?: "-", nc ? " vs " : "",
+		 nc ? rio_res_pair_against_name(p) : "");
+}
+
 void rio_cell_pair_label(char *buf, size_t n, const struct rio_res_pair *p,
 			 int hosts)
 {
@@ -94,10 +102,6 @@ void rio_cell_pair_label(char *buf, size_t n, const struct rio_res_pair *p,
 	/* "rtt (read/write)": a round trip counted differently per side. */
 	snprintf(dir, sizeof(dir), "%s%s%s", rd, strcmp(rd, td) ? "/" : "",
 		 strcmp(rd, td) ? td : "");
-	/* "seq-read vs TCP nconnect": against plain TCP it goes unsaid. */
-	snprintf(name, sizeof(name), "%s%s%s", p->workload ?: "-",
-		 rio_res_pair_is_nconnect(p) ? " vs " : "",
-		 rio_res_pair_is_nconnect(p) ? rio_res_pair_against_name(p)
-					     : "");
+	rio_cell_pair_name(name, sizeof(name), p);
 	rio_cell_label(buf, n, p->host, name, dir, hosts);
 }

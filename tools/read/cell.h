@@ -47,6 +47,10 @@ void rio_cell_interval(char *buf, size_t n, const struct rio_res_ratio *rs);
 void rio_cell_label(char *buf, size_t n, const char *host, const char *name,
 		    const char *dir, int hosts);
 
+/* A pair's name: its workload, and the TCP it is against where that is
+ * not plain TCP ("seq-read vs TCP nconnect"). */
+void rio_cell_pair_name(char *buf, size_t n, const struct rio_res_pair *p);
+
 /* "workload (read)", host-prefixed when hosts (the pairs come from
  * several). */
 void rio_cell_pair_label(char *buf, size_t n, const struct rio_res_pair *p,

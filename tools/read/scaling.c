@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "read/scaling.h"
+#include "read/cell.h"
 #include "read/gpstr.h"
 #include "read/plotfile.h"
 #include "rc_log.h"
@@ -121,11 +122,10 @@ static char *pair_label(const struct rio_resultdoc *rd,
 			const struct rio_res_pair *p)
 {
 	int dir = rio_resultdoc_pair_is_one_of_several(rd, p) && p->direction;
-	int nc = rio_res_pair_is_nconnect(p);
-	char *label;
+	char name[256], *label;
 
-	return asprintf(&label, "%s%s%s%s%s%s", p->workload, nc ? " vs " : "",
-			nc ? rio_res_pair_against_name(p) : "", dir ? " (" : "",
+	rio_cell_pair_name(name, sizeof(name), p);
+	return asprintf(&label, "%s%s%s%s", name, dir ? " (" : "",
 			dir ? p->direction : "", dir ? ")" : "") < 0
 		       ? NULL
 		       : label;

@@ -18,10 +18,25 @@
 /* Five per TCP side, three of tuning. */
 #define FAIR_MAX_NOTES 16
 
+/* The sides of an NFS comparison: how a job's name ends, what a person
+ * calls it, and its key in the check's settings. */
+struct kind {
+	const char *suffix, *name, *key;
+};
+
+enum { RDMA_SIDE, TCP_SIDE, NCONNECT_SIDE, NSIDES };
+
+static const struct kind kinds[NSIDES] = {
+	{ "-rdma", "RDMA", "rdma" },
+	{ "-tcp", "TCP", "tcp" },
+	{ "-tcp-nconnect", "TCP nconnect", "tcp_nconnect" },
+};
+
 /* One side of an NFS comparison: where its files were, and who served
- * them; name says which ("TCP", "TCP nconnect"). */
+ * them. */
 struct side {
-	const char *jobname, *host, *name;
+	const char *jobname, *host;
+	const struct kind *kind;
 	const struct rio_env_mount *m;
 	const struct rio_env_host *server; /* the host exporting it, or NULL */
 	const struct rio_env_export *exp;
@@ -239,7 +254,7 @@ static int uses_files(const struct fair_in *in, const struct rio_fio_job *e)
 
 /* 1 with s filled when the job's files lie on an NFS mount. */
 static int side_of(const struct fair_in *in, const struct rio_fio_job *e,
-		   const char *name, struct side *s)
+		   const struct kind *kind, struct side *s)
 {
 	const struct rio_env_mount *mounts;
 	char *path = rio_check_job_path(in->fio, e);
@@ -248,7 +263,7 @@ static int side_of(const struct fair_in *in, const struct rio_fio_job *e,
 	memset(s, 0, sizeof(*s));
 	s->jobname = e->jobname;
 	s->host = e->host;
-	s->name = name;
+	s->kind = kind;
 	mounts = rio_resultenv_host_mounts(
 		in->env, rio_resultenv_host_named(in->env, e->host), &n);
 	s->m = path ? rio_check_mount_of(mounts, n, path) : NULL;
@@ -312,7 +327,7 @@ static void compare_mounts(const struct side *r, const struct side *t,
 	if (!rio_streq_or_null(a->vers, b->vers)) {
 		snprintf(what, sizeof(what),
 			 "NFS version %s (RDMA) against %s (%s)",
-			 a->vers ?: "?", b->vers ?: "?", t->name);
+			 a->vers ?: "?", b->vers ?: "?", t->kind->name);
 		note(ns, what,
 		     "mount both with the same --vers (3 for both on one client: NFSv4.1+ merges a second mount of one server into the first's transport)");
 	}
@@ -323,7 +338,7 @@ static void compare_mounts(const struct side *r, const struct side *t,
 		ws = a->wsize < b->wsize ? a->wsize : b->wsize;
 		snprintf(what, sizeof(what),
 			 "rsize/wsize %d/%d (RDMA) against %d/%d (%s)",
-			 a->rsize, a->wsize, b->rsize, b->wsize, t->name);
+			 a->rsize, a->wsize, b->rsize, b->wsize, t->kind->name);
 		snprintf(
 			fix, sizeof(fix),
 			"mount both with -o rsize=%d,wsize=%d (the smaller of each: RDMA's largest depends on the device)",
@@ -332,7 +347,7 @@ static void compare_mounts(const struct side *r, const struct side *t,
 	}
 	if (a->timeo != b->timeo) {
 		snprintf(what, sizeof(what), "timeo %d (RDMA) against %d (%s)",
-			 a->timeo, b->timeo, t->name);
+			 a->timeo, b->timeo, t->kind->name);
 		note(ns, what, "mount both with the same -o timeo=");
 	}
 }
@@ -349,16 +364,16 @@ static void compare_servers(const struct side *r, const struct side *t,
 		snprintf(
 			what, sizeof(what),
 			"the RDMA side mounts %s and the %s side %s: not the same export of the same server",
-			r->m->source, t->name, t->m->source);
+			r->m->source, t->kind->name, t->m->source);
 		note(ns, what,
-		     rio_streq(t->name, "TCP")
+		     t->kind == &kinds[TCP_SIDE]
 			     ? "mount the same export of the same server for both sides, by the same address"
 			     : "mount the same export of the same server for both sides (TCP with nconnect by a second address of the server: one address keeps one NFS client, whose first mount sets its connections)");
 	}
 	if (!rio_streq_or_null(export_sync(r->exp), export_sync(t->exp))) {
 		snprintf(what, sizeof(what),
 			 "the RDMA side's export is %s and the %s side's %s",
-			 export_sync(r->exp) ?: "not known", t->name,
+			 export_sync(r->exp) ?: "not known", t->kind->name,
 			 export_sync(t->exp) ?: "not known");
 		note(ns, what,
 		     "export both with the same sync or async option (sync is the safe default; async acknowledges writes before they are stored)");
@@ -401,7 +416,7 @@ static void compare_tuning(const struct side *const *v, int n, double link_gbps,
 	char what[512], fix[256];
 
 	for (i = 1; i < n; i++) {
-		if (rio_streq(v[i]->name, "TCP"))
+		if (v[i]->kind == &kinds[TCP_SIDE])
 			t = v[i];
 		else
 			tn = v[i];
@@ -448,12 +463,12 @@ static void say_same(char *msg, size_t len, const struct side *const *v, int n)
 	k = (size_t)snprintf(
 		msg, len,
 		"the RDMA and %s sides differ only in the transport: %s, NFS version %s, rsize/wsize %d/%d, timeo %d, %s export",
-		n > 2 ? "both TCP" : v[1]->name, r->m->source,
+		n > 2 ? "both TCP" : v[1]->kind->name, r->m->source,
 		r->m->vers ?: "?", r->m->rsize, r->m->wsize, r->m->timeo,
 		export_sync(r->exp) ?: "an unknown");
 	for (i = 1; i < n && k < len; i++)
 		k += (size_t)snprintf(msg + k, len - k, ", %s %d connection%s",
-				      v[i]->name, v[i]->m->nconnect ?: 1,
+				      v[i]->kind->name, v[i]->m->nconnect ?: 1,
 				      v[i]->m->nconnect > 1 ? "s" : "");
 	if (k < len && srv && srv->nfsd_threads > 0)
 		snprintf(
@@ -477,12 +492,7 @@ static void add_settings(json_object *checks, const struct side *const *v,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		json_object_object_add(set,
-				       !i ? "rdma"
-				       : rio_streq(v[i]->name, "TCP")
-					       ? "tcp"
-					       : "tcp_nconnect",
-				       side_json(v[i]));
+		json_object_object_add(set, v[i]->kind->key, side_json(v[i]));
 	json_object_object_add(last, "settings", set);
 }
 
@@ -546,19 +556,17 @@ static void check_workload(const struct fair_in *in,
 			   const struct rio_fio_job *e, size_t wlen,
 			   double gbps, json_object *checks, int *flagged)
 {
-	static const char *const suffix[] = { "-tcp", "-tcp-nconnect" };
-	static const char *const name[] = { "TCP", "TCP nconnect" };
-	const struct side *v[3];
+	const struct side *v[NSIDES];
 	const struct rio_fio_job *f;
-	struct side s[3];
+	struct side s[NSIDES];
 	int k, n = 1;
 
-	if (!side_of(in, e, "RDMA", &s[0]))
+	if (!side_of(in, e, &kinds[RDMA_SIDE], &s[0]))
 		return;
 	v[0] = &s[0];
-	for (k = 0; k < 2; k++) {
-		f = twin(in->fio, e, wlen, suffix[k]);
-		if (f && side_of(in, f, name[k], &s[n])) {
+	for (k = TCP_SIDE; k < NSIDES; k++) {
+		f = twin(in->fio, e, wlen, kinds[k].suffix);
+		if (f && side_of(in, f, &kinds[k], &s[n])) {
 			v[n] = &s[n];
 			n++;
 		}
